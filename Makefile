@@ -1,0 +1,59 @@
+# blast & suck: libc, GNU make and a C compiler (gcc or clang). gnuplot for plots only.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Wvla
+VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBS_VERSION='"$(VERSION)"' -Icommon -pthread
+LDLIBS  += -pthread
+
+B := bin
+O := $(B)/obj
+
+COMMON_SRC := $(wildcard common/*.c)
+BLAST_SRC  := $(wildcard blast/*.c)
+SUCK_SRC   := $(wildcard suck/*.c)
+UNIT_SRC   := $(wildcard tests/unit/*.c)
+
+COMMON_OBJ := $(COMMON_SRC:%.c=$(O)/%.o)
+BLAST_OBJ  := $(BLAST_SRC:%.c=$(O)/%.o)
+SUCK_OBJ   := $(SUCK_SRC:%.c=$(O)/%.o)
+SUCK_LIB   := $(filter-out $(O)/suck/main.o,$(SUCK_OBJ))
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
+
+.PHONY: all test unit check perf bench reproduce clean
+all: $(B)/blast $(B)/suck
+
+# The version string changes with every commit: rebuild whatever embeds it.
+$(O)/.version: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+FORCE:
+
+$(O)/%.o: %.c $(O)/.version
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/blast: $(BLAST_OBJ) $(COMMON_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(B)/suck: $(SUCK_OBJ) $(COMMON_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) tests/unit/unit.h
+	$(CC) $(ALL_CFLAGS) -Isuck -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(LDLIBS) -o $@
+
+unit: $(UNIT_BIN)
+
+# The README's test command. Its last line is "N passed, N failed".
+test: all unit
+	@sh tests/run.sh
+
+# The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build tree.
+check:
+	$(MAKE) B=bin/san CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
+
+clean:
+	rm -rf $(B)
+
+-include $(wildcard $(O)/*/*.d $(O)/tests/unit/*.d)

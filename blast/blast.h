@@ -1,0 +1,73 @@
+/* blast: shared declarations of the sender's three parts: main.c (options, threads, report),
+ * send.c (one flow's send loop and its fin), rate.c (the token bucket behind -r). */
+#ifndef BLAST_H
+#define BLAST_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "net.h"
+
+#define BLAST_MAX_FLOWS 64
+#define BLAST_MAX_BATCH 1024
+#define BLAST_MAX_SEGS  64     /* UDP_MAX_SEGMENTS in older kernels */
+#define BLAST_ERRNOS    160    /* errors are counted per errno below this */
+#define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
+
+enum payload { PAYLOAD_RANDOM, PAYLOAD_ZERO, PAYLOAD_PATTERN };
+enum blast_stop { STOP_TIME, STOP_COUNT, STOP_SIGNAL, STOP_ERROR };
+
+struct blast_cfg {
+	const char *host;
+	unsigned port;
+	struct net_addr to;
+	double time_s;
+	uint64_t count;        /* 0 = until -t */
+	unsigned size;
+	uint64_t rate;         /* datagrams per second over all flows, 0 = as fast as possible */
+	unsigned batch;        /* messages per send call */
+	unsigned segs;         /* datagrams per message (UDP GSO), 1 = no GSO */
+	unsigned flows;
+	uint32_t run_id;
+	int raw;
+	int payload;
+	int cpu;
+	int fmt;
+	double interval_s;
+};
+
+struct rate {
+	double per_ns;         /* tokens (datagrams) earned per ns */
+	double tokens, burst;
+	uint64_t last_ns;
+};
+
+void rate_init(struct rate *r, double pps, unsigned per_call, uint64_t now);
+/* Up to want datagrams that may go now; sleeps (never spins) until at least one may. Updates
+ * *now when it slept. Returns 0 only when interrupted by a signal. */
+unsigned rate_take(struct rate *r, unsigned want, uint64_t *now);
+
+struct flow {
+	pthread_t tid;
+	unsigned id;
+	int fd;
+	const struct blast_cfg *cfg;
+	uint64_t quota;         /* datagrams this flow may send, 0 = no limit */
+	uint8_t *bufs;          /* batch * segs datagrams, back to back */
+	struct mmsghdr *msgs;
+	struct iovec *iov;
+
+	uint64_t sent, bytes, calls, errors, fins;
+	uint64_t err_by[BLAST_ERRNOS];
+	uint64_t start_ns, end_ns;
+	enum blast_stop stop;
+	int fatal;              /* errno that ended the flow, 0 if none */
+	int refused_warned;
+	_Atomic uint64_t progress_sent;
+};
+
+int flow_setup(struct flow *f);
+void flow_free(struct flow *f);
+void flow_run(struct flow *f);  /* the send loop, then the fins */
+
+#endif

@@ -1,0 +1,332 @@
+/* blast: send fixed-size UDP datagrams for a timed or counted run, as fast as possible or at
+ * a set rate, each with the header suck needs to account for it (or none with --raw), and
+ * end every flow with a fin carrying its totals. Exit: 0 sent, 1 runtime failure, 2 bad usage. */
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blast.h"
+#include "opt.h"
+#include "report.h"
+#include "sys.h"
+#include "wire.h"
+
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+
+static const char *const payload_names[] = { "random", "zero", "pattern", NULL };
+static const char *const stop_names[] = { "time", "count", "signal", "error" };
+
+static struct blast_cfg cfg = {
+	.host = "127.0.0.1",
+	.port = 22222,
+	.time_s = 10,
+	.size = 1450,
+	.batch = 1,
+	.segs = 1,
+	.flows = 1,
+	.cpu = -1,
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: blast [options]\n"
+"Send fixed-size UDP datagrams for a timed run; suck receives and accounts for them.\n"
+"  -a, --addr ADDR      destination (127.0.0.1; IPv4, IPv6 or a host name)\n"
+"  -p, --port PORT      destination port, 1..65535 (22222)\n"
+"  -t, --time SECS      run time; decimals allowed (10; 0 = until -n)\n"
+"  -n, --count N        stop after N datagrams in all (no limit)\n"
+"  -s, --size BYTES     datagram size, 32..65507 (IPv4) or ..65527 (IPv6) (1450);\n"
+"                       with --raw from 1\n"
+"  -r, --rate PPS       datagrams per second over all flows (0 = as fast as possible)\n"
+"  -b, --batch N        messages per send call: 1 = one sendto each, like the 2014\n"
+"                       blast.c; more = sendmmsg, 1..%d (1)\n"
+"  -g, --gso SEGS       UDP GSO: SEGS datagrams per message, 1..%d (1 = off)\n"
+"  -j, --flows N        N flows, one thread and one socket each, 1..%d (1)\n"
+"      --run-id ID      run id in every header, 1..4294967295 (random)\n"
+"      --raw            no header: random bytes only, like blast.c (suck cannot count loss)\n"
+"      --payload KIND   random, zero or pattern (random)\n"
+"      --cpu N          pin flow i to CPU N+i\n"
+"  -o, --output FMT     text, tsv or json (text)\n"
+"  -i, --interval SECS  progress line on stderr every SECS (off)\n"
+"  -h, --help           this text\n"
+"  -V, --version        version\n"
+"Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n",
+		BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS);
+}
+
+static void parse(int argc, char **argv)
+{
+	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU };
+	static const struct option longs[] = {
+		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
+		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
+		{ "size", required_argument, 0, 's' }, { "rate", required_argument, 0, 'r' },
+		{ "batch", required_argument, 0, 'b' }, { "gso", required_argument, 0, 'g' },
+		{ "flows", required_argument, 0, 'j' }, { "run-id", required_argument, 0, O_RUNID },
+		{ "raw", no_argument, 0, O_RAW }, { "payload", required_argument, 0, O_PAYLOAD },
+		{ "cpu", required_argument, 0, O_CPU }, { "output", required_argument, 0, 'o' },
+		{ "interval", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
+	};
+	const char *size_arg = NULL, *err;
+	int c, time_set = 0, payload_set = 0;
+	unsigned max;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":a:p:t:n:s:r:b:g:j:o:i:hV", longs, NULL)) != -1) {
+		switch (c) {
+		case 'a': cfg.host = optarg; break;
+		case 'p': cfg.port = (unsigned)opt_u64("-p", optarg, OPT_PLAIN, 1, 65535); break;
+		case 't': cfg.time_s = opt_secs("-t", optarg, 0, 1e7); time_set = 1; break;
+		case 'n': cfg.count = opt_u64("-n", optarg, OPT_COUNT, 1, UINT64_MAX / 2); break;
+		case 's': size_arg = optarg; break;
+		case 'r': cfg.rate = opt_u64("-r", optarg, OPT_COUNT, 0, 1000000000); break;
+		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, BLAST_MAX_BATCH); break;
+		case 'g': cfg.segs = (unsigned)opt_u64("-g", optarg, OPT_PLAIN, 1, BLAST_MAX_SEGS); break;
+		case 'j': cfg.flows = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, BLAST_MAX_FLOWS); break;
+		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
+		case O_RAW: cfg.raw = 1; break;
+		case O_PAYLOAD: cfg.payload = opt_name("--payload", optarg, payload_names); payload_set = 1; break;
+		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
+		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
+		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
+		case 'h': usage(stdout); exit(0);
+		case 'V': printf("blast %s\n", BS_VERSION); exit(0);
+		case ':': opt_die("%s needs a value", argv[optind - 1]);
+		default: opt_die("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		opt_die("unexpected argument '%s'", argv[optind]);
+	if ((err = net_resolve(cfg.host, cfg.port, &cfg.to)))
+		opt_die("-a '%s': %s", cfg.host, err);
+	max = net_max_payload(&cfg.to);
+	if (size_arg)
+		cfg.size = (unsigned)opt_u64("-s", size_arg, OPT_BYTES, cfg.raw ? 1 : WIRE_HDR_LEN, max);
+	/* -n alone means "exactly N datagrams", not "N datagrams or 10 s, whichever comes first". */
+	if (cfg.count && !time_set)
+		cfg.time_s = 0;
+	if (cfg.time_s == 0 && !cfg.count)
+		opt_die("-t 0 needs -n: a run must end");
+	if (cfg.raw && payload_set && cfg.payload != PAYLOAD_RANDOM)
+		fprintf(stderr, "blast: note: --raw with --payload %s: no header, %s bytes\n",
+			payload_names[cfg.payload], payload_names[cfg.payload]);
+	if (cfg.segs > 1 && (uint64_t)cfg.segs * cfg.size > max)
+		opt_die("-g %u with -s %u: a GSO message is at most %u bytes; use -g %u or less",
+			cfg.segs, cfg.size, max, max / cfg.size ? max / cfg.size : 1);
+	if (cfg.count && cfg.count < cfg.flows)
+		opt_die("-n %llu is less than -j %u: every flow sends at least one datagram",
+			(unsigned long long)cfg.count, cfg.flows);
+	if (!cfg.run_id)
+		while (!cfg.run_id)
+			sys_random(&cfg.run_id, sizeof cfg.run_id);
+}
+
+static int open_socket(struct flow *f)
+{
+	char where[80];
+
+	net_format(&cfg.to, where, sizeof where);
+	f->fd = socket(cfg.to.ss.ss_family, SOCK_DGRAM, 0);
+	if (f->fd < 0) {
+		fprintf(stderr, "blast: socket: %s\n", strerror(errno));
+		return -1;
+	}
+	/* connect: the kernel routes once, and a closed port comes back as ECONNREFUSED. */
+	if (connect(f->fd, (const struct sockaddr *)&cfg.to.ss, cfg.to.len) < 0) {
+		fprintf(stderr, "blast: connect %s: %s\n", where, strerror(errno));
+		return -1;
+	}
+	if (cfg.segs > 1) {
+		int seg = (int)cfg.size;
+		if (setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg) < 0) {
+			fprintf(stderr, "blast: setsockopt UDP_SEGMENT: %s (this kernel has no UDP GSO)\n",
+				strerror(errno));
+			exit(4);
+		}
+	}
+	return 0;
+}
+
+static void *flow_main(void *arg)
+{
+	struct flow *f = arg;
+
+	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + f->id) % sys_ncpu()) < 0)
+		fprintf(stderr, "blast: warning: sched_setaffinity: %s\n", strerror(errno));
+	flow_run(f);
+	return NULL;
+}
+
+static _Atomic unsigned running;
+
+static void *flow_thread(void *arg)
+{
+	flow_main(arg);
+	atomic_fetch_sub(&running, 1);
+	return NULL;
+}
+
+static void watch(struct flow *fs, uint64_t t0)
+{
+	uint64_t next = t0 + (uint64_t)(cfg.interval_s * 1e9), last_sent = 0, last_t = t0;
+
+	while (atomic_load(&running)) {
+		struct timespec ts = { 0, 20000000 };
+		uint64_t now, sent = 0;
+
+		nanosleep(&ts, NULL);
+		if (cfg.interval_s <= 0 || (now = sys_mono_ns()) < next)
+			continue;
+		for (unsigned i = 0; i < cfg.flows; i++)
+			sent += atomic_load_explicit(&fs[i].progress_sent, memory_order_relaxed);
+		fprintf(stderr, "blast: %7.1f s  sent %12llu  %10.0f pps\n", (double)(now - t0) / 1e9,
+			(unsigned long long)sent, (double)(sent - last_sent) * 1e9 / (double)(now - last_t));
+		last_sent = sent;
+		last_t = now;
+		next += (uint64_t)(cfg.interval_s * 1e9);
+		if (next <= now)
+			next = now + (uint64_t)(cfg.interval_s * 1e9);
+	}
+}
+
+static void add_report(struct report *r, struct flow *fs, const struct sys_cpu *c0, const struct sys_cpu *c1)
+{
+	uint64_t sent = 0, bytes = 0, calls = 0, errors = 0, fins = 0, start = 0, end = 0;
+	enum blast_stop stop = STOP_TIME;
+	char detail[256] = "", run[16], where[80];
+	double dur, cpu;
+
+	for (unsigned i = 0; i < cfg.flows; i++) {
+		struct flow *f = &fs[i];
+		sent += f->sent;
+		bytes += f->bytes;
+		calls += f->calls;
+		errors += f->errors;
+		fins += f->fins;
+		if (!start || f->start_ns < start)
+			start = f->start_ns;
+		if (f->end_ns > end)
+			end = f->end_ns;
+		if (f->stop > stop)
+			stop = f->stop;
+	}
+	for (int e = 0; e < BLAST_ERRNOS; e++) {
+		uint64_t n = 0;
+		for (unsigned i = 0; i < cfg.flows; i++)
+			n += fs[i].err_by[e];
+		if (n) {
+			const char *name = e ? strerrorname_np(e) : "other";
+			size_t len = strlen(detail);
+			snprintf(detail + len, sizeof detail - len, "%s%s:%llu", len ? "," : "",
+				 name ? name : "?", (unsigned long long)n);
+		}
+	}
+	dur = (double)(end - start) / 1e9;
+	cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
+	snprintf(run, sizeof run, "%08x", cfg.run_id);
+	net_format(&cfg.to, where, sizeof where);
+
+	report_str(r, "tool", "blast");
+	report_str(r, "version", BS_VERSION);
+	report_str(r, "addr", where);
+	report_str(r, "run_id", cfg.raw ? "raw" : run);
+	report_str(r, "stop", stop_names[stop]);
+	report_u64(r, "size", cfg.size);
+	report_u64(r, "sent", sent);
+	report_u64(r, "bytes", bytes);
+	report_f(r, "duration_s", dur, 6);
+	report_f(r, "pps", dur > 0 ? (double)sent / dur : 0, 0);
+	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);
+	report_u64(r, "errors", errors);
+	report_str(r, "error_detail", detail[0] ? detail : "none");
+	report_u64(r, "calls", calls);
+	report_u64(r, "fins", fins);
+	report_f(r, "user_s", c1->user_s - c0->user_s, 3);
+	report_f(r, "sys_s", c1->sys_s - c0->sys_s, 3);
+	report_f(r, "cpu_ns_per_pkt", sent ? cpu * 1e9 / (double)sent : 0, 1);
+	report_u64(r, "rss_kib", sys_rss_kib());
+	report_u64(r, "flows", cfg.flows);
+	report_u64(r, "batch", cfg.batch);
+	report_u64(r, "gso", cfg.segs);
+	report_u64(r, "rate", cfg.rate);
+	report_str(r, "payload", payload_names[cfg.payload]);
+	report_u64(r, "raw", (uint64_t)cfg.raw);
+	report_f(r, "time_limit_s", cfg.time_s, 3);
+	report_u64(r, "count_limit", cfg.count);
+}
+
+int main(int argc, char **argv)
+{
+	static struct flow fs[BLAST_MAX_FLOWS];
+	struct sys_cpu c0, c1;
+	struct report r;
+	uint64_t t0, sent = 0;
+	int rc = 0;
+
+	opt_prog = "blast";
+	parse(argc, argv);
+	if (sys_signals() < 0) {
+		fprintf(stderr, "blast: sigaction: %s\n", strerror(errno));
+		return 1;
+	}
+	for (unsigned i = 0; i < cfg.flows; i++) {
+		struct flow *f = &fs[i];
+		f->id = i;
+		f->cfg = &cfg;
+		/* -n is the total; the first flows take the remainder. */
+		if (cfg.count)
+			f->quota = cfg.count / cfg.flows + (i < cfg.count % cfg.flows);
+		if (open_socket(f) < 0)
+			return 1;
+		if (flow_setup(f) < 0) {
+			fprintf(stderr, "blast: allocating send buffers: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	sys_cpu_now(&c0);
+	t0 = sys_mono_ns();
+	atomic_store(&running, cfg.flows);
+	for (unsigned i = 0; i < cfg.flows; i++) {
+		int e = pthread_create(&fs[i].tid, NULL, flow_thread, &fs[i]);
+		if (e) {
+			fprintf(stderr, "blast: pthread_create: %s\n", strerror(e));
+			return 1;
+		}
+	}
+	watch(fs, t0);
+	for (unsigned i = 0; i < cfg.flows; i++) {
+		pthread_join(fs[i].tid, NULL);
+		sent += fs[i].sent;
+		if (fs[i].fatal && !rc) {
+			fprintf(stderr, "blast: send: %s\n", strerror(fs[i].fatal));
+			rc = 1;
+		}
+	}
+	sys_cpu_now(&c1);
+	if (!sent && !rc) {
+		fprintf(stderr, "blast: no datagram could be sent\n");
+		rc = 1;
+	}
+	report_init(&r);
+	add_report(&r, fs, &c0, &c1);
+	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
+		fprintf(stderr, "blast: writing the report: %s\n", strerror(errno));
+		rc = 1;
+	}
+	for (unsigned i = 0; i < cfg.flows; i++) {
+		flow_free(&fs[i]);
+		close(fs[i].fd);
+	}
+	return rc;
+}

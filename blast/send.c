@@ -1,0 +1,194 @@
+/* send: one flow's send loop and its fin. A send call carries -b messages of -g datagrams
+ * each (sendto for one datagram, send for one GSO message, sendmmsg for more); the clock is
+ * read once per call, for the time limit, the rate and the send time in every header. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "blast.h"
+#include "sys.h"
+#include "wire.h"
+
+static void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
+{
+	switch (cfg->payload) {
+	case PAYLOAD_RANDOM:
+		sys_random(p, len);
+		break;
+	case PAYLOAD_ZERO:
+		memset(p, 0, len);
+		break;
+	case PAYLOAD_PATTERN: /* byte i of every datagram is i mod 251: checkable, not periodic in 256 */
+		for (size_t i = 0; i < len; i++)
+			p[i] = (uint8_t)((i % cfg->size) % 251);
+		break;
+	}
+}
+
+int flow_setup(struct flow *f)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	size_t per_msg = (size_t)cfg->segs * cfg->size;
+	size_t total = cfg->batch * per_msg;
+
+	f->bufs = malloc(total);
+	f->msgs = calloc(cfg->batch, sizeof *f->msgs);
+	f->iov = calloc(cfg->batch, sizeof *f->iov);
+	if (!f->bufs || !f->msgs || !f->iov)
+		return -1;
+	fill_payload(cfg, f->bufs, total);
+	for (unsigned m = 0; m < cfg->batch; m++) {
+		f->iov[m].iov_base = f->bufs + m * per_msg;
+		f->msgs[m].msg_hdr.msg_iov = &f->iov[m];
+		f->msgs[m].msg_hdr.msg_iovlen = 1;
+	}
+	if (!cfg->raw) {
+		struct wire_hdr h = { .type = WIRE_DATA, .flow = (uint16_t)f->id, .run_id = cfg->run_id };
+		for (size_t d = 0; d < (size_t)cfg->batch * cfg->segs; d++)
+			wire_put_hdr(f->bufs + d * cfg->size, &h);
+	}
+	return 0;
+}
+
+void flow_free(struct flow *f)
+{
+	free(f->bufs);
+	free(f->msgs);
+	free(f->iov);
+}
+
+/* Lays out dgrams datagrams over the messages (each full but maybe the last) and stamps their
+ * headers; returns the number of messages. */
+static unsigned layout(struct flow *f, unsigned dgrams, uint64_t send_ns)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	unsigned msgs = 0;
+
+	if (!cfg->raw)
+		for (unsigned d = 0; d < dgrams; d++)
+			wire_put_seq(f->bufs + (size_t)d * cfg->size, f->sent + d, send_ns);
+	for (unsigned left = dgrams; left > 0; msgs++) {
+		unsigned k = left < cfg->segs ? left : cfg->segs;
+		f->iov[msgs].iov_len = (size_t)k * cfg->size;
+		left -= k;
+	}
+	return msgs;
+}
+
+static void count_error(struct flow *f, int e)
+{
+	char where[80];
+
+	f->errors++;
+	f->err_by[e < BLAST_ERRNOS ? e : 0]++;
+	if (e == ECONNREFUSED && !f->refused_warned) {
+		f->refused_warned = 1;
+		net_format(&f->cfg->to, where, sizeof where);
+		fprintf(stderr, "blast: nothing is listening on %s (ECONNREFUSED); counting and going on\n", where);
+	}
+}
+
+/* Datagrams sent by one call, or -1 with errno. */
+static long send_call(struct flow *f, unsigned dgrams, uint64_t send_ns)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	unsigned msgs = layout(f, dgrams, send_ns);
+	long datagrams = 0;
+	int n;
+
+	if (msgs == 1) {
+		ssize_t r = sendto(f->fd, f->bufs, f->iov[0].iov_len, 0, NULL, 0);
+		return r < 0 ? -1 : (long)dgrams;
+	}
+	n = sendmmsg(f->fd, f->msgs, msgs, 0);
+	if (n < 0)
+		return -1;
+	for (int m = 0; m < n; m++)
+		datagrams += (long)(f->iov[m].iov_len / cfg->size);
+	return datagrams;
+}
+
+static void send_fins(struct flow *f, uint64_t duration_ns)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	struct wire_hdr h = { .flow = (uint16_t)f->id, .run_id = cfg->run_id };
+	struct wire_fin fin = { .sent = f->sent, .bytes = f->bytes, .duration_ns = duration_ns,
+				.flows = (uint16_t)cfg->flows };
+	uint8_t buf[WIRE_FIN_LEN];
+	uint64_t t0 = sys_mono_ns(), gap = 1000000;
+	size_t len = wire_put_fin(buf, &h, &fin);
+
+	/* UDP has no acknowledgement, and at the end of a run the receiver's buffer may still be
+	 * full, dropping a single fin. So repeat it with a growing gap, until the receiver is gone
+	 * (its closed port answers ECONNREFUSED) or BLAST_FIN_NS has passed. */
+	for (;;) {
+		if (send(f->fd, buf, len, 0) >= 0)
+			f->fins++;
+		else if (errno == ECONNREFUSED && f->fins > 0)
+			break;
+		if (sys_mono_ns() - t0 >= BLAST_FIN_NS)
+			break;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)gap };
+		nanosleep(&ts, NULL);
+		gap = gap * 2 < 250000000 ? gap * 2 : 250000000;
+	}
+}
+
+void flow_run(struct flow *f)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	unsigned per_call = cfg->batch * cfg->segs;
+	uint64_t now = sys_mono_ns();
+	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
+	uint64_t deadline = cfg->time_s > 0 ? now + (uint64_t)(cfg->time_s * 1e9) : 0;
+	struct rate rl;
+
+	if (cfg->rate)
+		rate_init(&rl, (double)cfg->rate / cfg->flows, per_call, now);
+	f->start_ns = f->end_ns = now;
+	f->stop = STOP_TIME;
+	for (;;) {
+		unsigned want = per_call;
+		long n;
+
+		if (sys_stop) {
+			f->stop = STOP_SIGNAL;
+			break;
+		}
+		if (deadline && now >= deadline)
+			break;
+		if (f->quota) {
+			if (f->sent >= f->quota) {
+				f->stop = STOP_COUNT;
+				break;
+			}
+			if (f->quota - f->sent < want)
+				want = (unsigned)(f->quota - f->sent);
+		}
+		if (cfg->rate && (want = rate_take(&rl, want, &now)) == 0)
+			continue;
+		n = send_call(f, want, now + wall);
+		f->calls++;
+		if (n < 0) {
+			int e = errno;
+			if (e != EINTR)
+				count_error(f, e);
+			if (e != EINTR && e != ECONNREFUSED && e != ENOBUFS && e != EAGAIN && e != ENOMEM) {
+				f->fatal = e;
+				f->stop = STOP_ERROR;
+				break;
+			}
+		} else {
+			f->sent += (uint64_t)n;
+			f->bytes += (uint64_t)n * cfg->size;
+			atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
+		}
+		f->end_ns = now = sys_mono_ns();
+	}
+	/* end_ns is the return of the last send call: the flow's send window. */
+	if (!cfg->raw)
+		send_fins(f, f->end_ns - f->start_ns);
+}

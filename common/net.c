@@ -1,0 +1,108 @@
+/* net: address lookup and formatting, socket buffer sizes, and the kernel's drop counter.
+ * The drop counter is the last column of /proc/net/udp and /proc/net/udp6; a socket is found
+ * there by its inode, which fstat gives for the socket's fd. */
+#include "net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *net_resolve(const char *host, unsigned port, struct net_addr *out)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM, .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *res;
+	char serv[16];
+	int rc;
+
+	snprintf(serv, sizeof serv, "%u", port);
+	rc = getaddrinfo(host, serv, &hints, &res);
+	if (rc != 0)
+		return gai_strerror(rc);
+	memset(out, 0, sizeof *out);
+	memcpy(&out->ss, res->ai_addr, res->ai_addrlen);
+	out->len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return NULL;
+}
+
+void net_format(const struct net_addr *a, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (a->ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&a->ss;
+		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
+		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
+	} else {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)&a->ss;
+		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
+		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
+	}
+}
+
+int net_local(int fd, struct net_addr *out)
+{
+	memset(out, 0, sizeof *out);
+	out->len = sizeof out->ss;
+	return getsockname(fd, (struct sockaddr *)&out->ss, &out->len);
+}
+
+int net_rcvbuf(int fd, int bytes)
+{
+	int got;
+	socklen_t len = sizeof got;
+
+	/* The kernel doubles the value for its bookkeeping; pass half so the granted buffer is
+	 * what was asked for. */
+	if (bytes > 0) {
+		int half = bytes / 2;
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &half, sizeof half) < 0 &&
+		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &half, sizeof half) < 0)
+			return -1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len) < 0)
+		return -1;
+	return got;
+}
+
+static int64_t drops_in(const char *path, unsigned long ino)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int64_t found = -1;
+
+	if (!f)
+		return -1;
+	/* sl local rem st tx:rx tr:when retrnsmt uid timeout inode ref pointer drops */
+	while (found < 0 && fgets(line, sizeof line, f)) {
+		unsigned long inode;
+		unsigned long long drops;
+		if (sscanf(line, " %*s %*s %*s %*s %*s %*s %*s %*s %*s %lu %*s %*s %llu",
+			   &inode, &drops) == 2 && inode == ino)
+			found = (int64_t)drops;
+	}
+	fclose(f);
+	return found;
+}
+
+int64_t net_drops(int fd)
+{
+	struct stat st;
+	int64_t d;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	d = drops_in("/proc/net/udp", (unsigned long)st.st_ino);
+	if (d < 0)
+		d = drops_in("/proc/net/udp6", (unsigned long)st.st_ino);
+	return d;
+}
+
+unsigned net_max_payload(const struct net_addr *a)
+{
+	return a->ss.ss_family == AF_INET6 ? 65527 : 65507;
+}

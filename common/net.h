@@ -1,0 +1,30 @@
+/* net: addresses, sockets and the kernel's per-socket drop counter. Functions return -1 with
+ * errno set (or an error text for name lookups) and leave the exit to the tool. */
+#ifndef NET_H
+#define NET_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+struct net_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+};
+
+/* Numeric IPv4/IPv6 or a host name; the first address getaddrinfo offers. NULL or the
+ * getaddrinfo error text. */
+const char *net_resolve(const char *host, unsigned port, struct net_addr *out);
+/* "127.0.0.1:22222" or "[::1]:22222" */
+void net_format(const struct net_addr *a, char *buf, size_t len);
+/* The address a socket is bound to (after bind to port 0, the port the kernel chose). */
+int net_local(int fd, struct net_addr *out);
+/* Sets SO_RCVBUF (SO_RCVBUFFORCE first, which root may use past net.core.rmem_max) and
+ * returns what the kernel granted, or -1. bytes 0 leaves the default and only reads it. */
+int net_rcvbuf(int fd, int bytes);
+/* Receive-buffer drops the kernel counted for this UDP socket, from /proc/net/udp{,6} by the
+ * socket's inode; -1 when not found. */
+int64_t net_drops(int fd);
+/* The largest UDP payload for this address family (65507 IPv4, 65527 IPv6). */
+unsigned net_max_payload(const struct net_addr *a);
+
+#endif

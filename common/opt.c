@@ -1,0 +1,145 @@
+/* opt: command-line numbers with units and ranges (see opt.h). strtoull alone accepts "-1",
+ * " 5", "" and "5x"; every one of those is refused here. */
+#include "opt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *opt_prog = "blast&suck";
+
+static char why[160];
+
+const char *opt_parse_u64(const char *s, enum opt_unit unit, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return "not a number";
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return "too large";
+	if (*end && unit != OPT_PLAIN && end[1] == '\0') {
+		uint64_t base = unit == OPT_BYTES ? 1024 : 1000;
+		switch (*end) {
+		case 'k': case 'K': mul = base; end++; break;
+		case 'M': mul = base * base; end++; break;
+		case 'G': mul = base * base * base; end++; break;
+		default: break;
+		}
+	}
+	if (*end) {
+		snprintf(why, sizeof why, "unexpected '%.20s' after the number", end);
+		return why;
+	}
+	if (v > UINT64_MAX / mul)
+		return "too large";
+	v *= mul;
+	if (v < min || v > max) {
+		snprintf(why, sizeof why, "out of range %llu..%llu",
+			 (unsigned long long)min, (unsigned long long)max);
+		return why;
+	}
+	*out = v;
+	return NULL;
+}
+
+const char *opt_parse_secs(const char *s, double min, double max, double *out)
+{
+	static const struct { const char *name; double scale; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 }, { "m", 60 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	/* Digits first: strtod would also take "inf", "nan", "0x1p3" and leading blanks. */
+	if (!s || !(isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))))
+		return "not a number";
+	for (end = (char *)s; isdigit((unsigned char)*end) || *end == '.'; end++)
+		;
+	if (*end == 'e' || *end == 'E' || *end == 'x' || *end == 'X')
+		return "not a plain decimal number";
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno == ERANGE || !isfinite(v))
+		return "too large";
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(end, units[i].name) == 0)
+			break;
+	if (i == sizeof units / sizeof units[0]) {
+		snprintf(why, sizeof why, "unexpected '%.20s' after the number (units: s, ms, us, ns, m)", end);
+		return why;
+	}
+	v *= units[i].scale;
+	if (v < min || v > max) {
+		snprintf(why, sizeof why, "out of range %g..%g seconds", min, max);
+		return why;
+	}
+	*out = v;
+	return NULL;
+}
+
+int opt_parse_name(const char *s, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+void opt_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", opt_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try %s -h)\n", opt_prog);
+	exit(2);
+}
+
+uint64_t opt_u64(const char *opt, const char *s, enum opt_unit unit, uint64_t min, uint64_t max)
+{
+	uint64_t v = 0;
+	const char *err = opt_parse_u64(s, unit, min, max, &v);
+
+	if (err)
+		opt_die("%s '%s': %s; accepted: %llu..%llu%s", opt, s, err, (unsigned long long)min,
+			(unsigned long long)max,
+			unit == OPT_BYTES ? " bytes (k, M, G = 1024, 1024^2, 1024^3)" :
+			unit == OPT_COUNT ? " (k, M, G = 1000, 1000^2, 1000^3)" : "");
+	return v;
+}
+
+double opt_secs(const char *opt, const char *s, double min, double max)
+{
+	double v = 0;
+	const char *err = opt_parse_secs(s, min, max, &v);
+
+	if (err)
+		opt_die("%s '%s': %s; accepted: %g..%g seconds (units: s, ms, us, ns, m)", opt, s, err, min, max);
+	return v;
+}
+
+int opt_name(const char *opt, const char *s, const char *const *names)
+{
+	char list[256] = "";
+	int i = opt_parse_name(s, names);
+
+	if (i >= 0)
+		return i;
+	for (int k = 0; names[k]; k++) {
+		strncat(list, k ? ", " : "", sizeof list - strlen(list) - 1);
+		strncat(list, names[k], sizeof list - strlen(list) - 1);
+	}
+	opt_die("%s '%s': unknown; accepted: %s", opt, s, list);
+}

@@ -1,0 +1,93 @@
+/* report: collect key/value pairs, then print them in one of three formats. Values are kept
+ * as text so every format prints exactly the same digits. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+const char *const report_fmt_names[] = { "text", "tsv", "json", NULL };
+
+void report_init(struct report *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+static char *slot(struct report *r, const char *key, int quoted)
+{
+	if (r->n == REPORT_MAX)
+		return NULL;
+	r->key[r->n] = key;
+	r->quoted[r->n] = (unsigned char)quoted;
+	return r->val[r->n++];
+}
+
+void report_str(struct report *r, const char *key, const char *val)
+{
+	char *v = slot(r, key, 1);
+	size_t i = 0;
+
+	if (!v)
+		return;
+	/* Tabs and newlines would break tsv rows; quotes and backslashes json strings. */
+	for (; *val && i < sizeof r->val[0] - 1; val++)
+		v[i++] = (*val == '\t' || *val == '\n' || *val == '"' || *val == '\\' ||
+			  (unsigned char)*val < 0x20) ? '_' : *val;
+	v[i] = '\0';
+}
+
+void report_u64(struct report *r, const char *key, uint64_t v)
+{
+	char *s = slot(r, key, 0);
+
+	if (s)
+		snprintf(s, sizeof r->val[0], "%" PRIu64, v);
+}
+
+void report_i64(struct report *r, const char *key, int64_t v)
+{
+	char *s = slot(r, key, 0);
+
+	if (s)
+		snprintf(s, sizeof r->val[0], "%" PRId64, v);
+}
+
+void report_f(struct report *r, const char *key, double v, int decimals)
+{
+	char *s = slot(r, key, 0);
+
+	if (s)
+		snprintf(s, sizeof r->val[0], "%.*f", decimals, v);
+}
+
+int report_write(const struct report *r, enum report_fmt fmt, FILE *out)
+{
+	unsigned width = 0;
+
+	switch (fmt) {
+	case REPORT_TEXT:
+		for (unsigned i = 0; i < r->n; i++)
+			if (strlen(r->key[i]) > width)
+				width = (unsigned)strlen(r->key[i]);
+		for (unsigned i = 0; i < r->n; i++)
+			fprintf(out, "%s:%*s %s\n", r->key[i], (int)(width - strlen(r->key[i])), "", r->val[i]);
+		break;
+	case REPORT_TSV:
+		for (unsigned i = 0; i < r->n; i++)
+			fprintf(out, "%s%s", i ? "\t" : "", r->key[i]);
+		fputc('\n', out);
+		for (unsigned i = 0; i < r->n; i++)
+			fprintf(out, "%s%s", i ? "\t" : "", r->val[i]);
+		fputc('\n', out);
+		break;
+	case REPORT_JSON:
+		fputc('{', out);
+		for (unsigned i = 0; i < r->n; i++)
+			fprintf(out, "%s\"%s\":%s%s%s", i ? "," : "", r->key[i], r->quoted[i] ? "\"" : "",
+				r->val[i], r->quoted[i] ? "\"" : "");
+		fputs("}\n", out);
+		break;
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return -1;
+	return 0;
+}

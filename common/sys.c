@@ -1,0 +1,107 @@
+/* sys: the small operating-system readings both tools need. */
+#include "sys.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile sig_atomic_t sys_stop;
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sys_mono_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+uint64_t sys_real_ns(void) { return clock_ns(CLOCK_REALTIME); }
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	sys_stop = 1;
+}
+
+int sys_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a blocked recvfrom must return EINTR */
+	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
+		return -1;
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+void sys_cpu_now(struct sys_cpu *c)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	c->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	c->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+uint64_t sys_rss_kib(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_maxrss;
+}
+
+uint64_t sys_heap_kib(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	/* uordblks: in use from the arenas; hblkhd: large blocks malloc took with mmap. */
+	return (uint64_t)(mi.uordblks + mi.hblkhd) / 1024;
+}
+
+int sys_pin(unsigned cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof set, &set);
+}
+
+unsigned sys_ncpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
+void sys_random(void *buf, unsigned long len)
+{
+	unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t got = getrandom(p, len, 0);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			/* No getrandom (very old kernel): a clock-seeded xorshift is enough for payloads. */
+			uint64_t x = sys_real_ns() ^ (uint64_t)getpid() << 32;
+			for (; len > 0; len--) {
+				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+				*p++ = (unsigned char)x;
+			}
+			return;
+		}
+		p += got;
+		len -= (unsigned long)got;
+	}
+}

@@ -1,0 +1,31 @@
+/* sys: clocks, CPU and memory readings, signals and CPU placement. */
+#ifndef SYS_H
+#define SYS_H
+#include <signal.h>
+#include <stdint.h>
+
+#ifndef BS_VERSION
+#define BS_VERSION "unknown"
+#endif
+
+extern volatile sig_atomic_t sys_stop; /* set by SIGINT/SIGTERM */
+
+uint64_t sys_mono_ns(void);  /* CLOCK_MONOTONIC */
+uint64_t sys_real_ns(void);  /* CLOCK_REALTIME, for send times on the wire */
+
+/* SIGINT and SIGTERM set sys_stop, without SA_RESTART so a blocked receive returns EINTR.
+ * SIGPIPE is ignored so a closed stdout shows up as a write error we can report. */
+int sys_signals(void);
+
+struct sys_cpu { double user_s, sys_s; };
+void sys_cpu_now(struct sys_cpu *c);          /* the whole process so far */
+uint64_t sys_rss_kib(void);                   /* peak resident set, ru_maxrss */
+uint64_t sys_heap_kib(void);                  /* heap in use now, mallinfo2 */
+
+/* Pins the calling thread to cpu; -1 with errno on failure. */
+int sys_pin(unsigned cpu);
+unsigned sys_ncpu(void);
+/* Random bytes for run ids and payloads (getrandom, falling back to the clock). */
+void sys_random(void *buf, unsigned long len);
+
+#endif

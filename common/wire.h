@@ -1,0 +1,43 @@
+/* wire: the datagram header every blast datagram carries, and the fin that ends a flow.
+ * All integers are big-endian on the wire; see DESIGN.md for the table. Decoding never trusts
+ * a length or a field: a short or malformed buffer is rejected, not read past. */
+#ifndef WIRE_H
+#define WIRE_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define WIRE_MAGIC      0x424c5354u /* "BLST" */
+#define WIRE_VERSION    1
+#define WIRE_HDR_LEN    32
+#define WIRE_FIN_LEN    (WIRE_HDR_LEN + 26)
+#define WIRE_MAX_FLOWS  256         /* flow ids suck tracks; blast -j is capped at this */
+
+enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1 };
+
+struct wire_hdr {
+	uint8_t  type;
+	uint16_t flow;
+	uint32_t run_id;
+	uint64_t seq;
+	uint64_t send_ns;
+};
+
+struct wire_fin {
+	uint64_t sent;        /* datagrams this flow sent */
+	uint64_t bytes;       /* bytes this flow sent */
+	uint64_t duration_ns; /* the flow's send window */
+	uint16_t flows;       /* flows in the run */
+};
+
+void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h);
+/* Only the fields that change from one datagram to the next: cheap enough for the send loop. */
+void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns);
+/* 0 and *h filled when buf holds a well-formed header; -1 otherwise. */
+int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *h);
+
+/* Writes a whole fin (header of type WIRE_FIN + totals); returns its length, WIRE_FIN_LEN. */
+size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f);
+/* 0 when buf is a complete fin with a sane flow count; -1 otherwise. */
+int wire_get_fin(const uint8_t *buf, size_t len, struct wire_hdr *h, struct wire_fin *f);
+
+#endif

@@ -1,0 +1,337 @@
+/* suck: receive blast's datagrams with one receive strategy, run the same work on each, and
+ * report what was processed, what was lost and where, the CPU used and the memory held.
+ * Options and defaults are here; the receive loops are in one file per variant; what they
+ * share is in rx.c. Exit: 0 report printed, 1 runtime failure, 2 bad usage. */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "opt.h"
+#include "report.h"
+#include "sys.h"
+#include "variant.h"
+
+#define MAX_THREADS 64
+
+const struct variant *const variants[] = { &variant_copy, &variant_buffer, &variant_mmsg, NULL };
+
+static struct suck_cfg cfg = {
+	.addr = "127.0.0.1",
+	.port = 22222,
+	.variant = 1,          /* buffer */
+	.work = { .kind = WORK_HISTOGRAM, .reps = 1 },
+	.batch = 32,
+	.bufsize = 65535,
+	.threads = 1,
+	.cpu = -1,
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: suck [options]\n"
+"Receive UDP datagrams from blast, run a work function on each, report what arrived.\n"
+"  -a, --addr ADDR      address to bind (127.0.0.1; ::1, 0.0.0.0, ::, a host name)\n"
+"  -p, --port PORT      port (22222; 0 = a free port, printed on stderr)\n"
+"  -m, --variant NAME   receive strategy (buffer):\n");
+	for (int i = 0; variants[i]; i++)
+		fprintf(out, "                         %-7s %s\n", variants[i]->name, variants[i]->what);
+	fprintf(out,
+"  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
+"                       N times (histogram)\n"
+"  -b, --batch N        datagrams per recvmmsg, 1..1024 (32; mmsg only)\n"
+"  -s, --size BYTES     receive buffer per datagram, 1..65535 (65535); larger datagrams\n"
+"                       are counted as truncated\n"
+"  -t, --time SECS      stop after SECS (0 = no limit)\n"
+"      --idle SECS      stop SECS after the last datagram (0 = never)\n"
+"  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
+"  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
+"      --retain N       copy: keep the last N copies alive, 0..100000 (0)\n"
+"      --cpu N          pin thread i to CPU N+i\n"
+"  -o, --output FMT     text, tsv or json (text)\n"
+"  -i, --interval SECS  progress line on stderr every SECS (off)\n"
+"  -h, --help           this text\n"
+"  -V, --version        version\n"
+"Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
+"Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed.\n",
+		MAX_THREADS);
+}
+
+static void parse(int argc, char **argv)
+{
+	enum { O_IDLE = 256, O_RETAIN, O_CPU };
+	static const struct option longs[] = {
+		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
+		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
+		{ "batch", required_argument, 0, 'b' }, { "size", required_argument, 0, 's' },
+		{ "time", required_argument, 0, 't' }, { "idle", required_argument, 0, O_IDLE },
+		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
+		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
+		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
+		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
+		{ 0, 0, 0, 0 },
+	};
+	const char *names[8];
+	int c, batch_set = 0, retain_set = 0;
+	const char *err;
+
+	for (int i = 0; variants[i]; i++)
+		names[i] = variants[i]->name, names[i + 1] = NULL;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":a:p:m:w:b:s:t:R:j:o:i:hV", longs, NULL)) != -1) {
+		switch (c) {
+		case 'a': cfg.addr = optarg; break;
+		case 'p': cfg.port = (unsigned)opt_u64("-p", optarg, OPT_PLAIN, 0, 65535); break;
+		case 'm': cfg.variant = opt_name("-m", optarg, names); break;
+		case 'w':
+			if ((err = work_parse(optarg, &cfg.work)))
+				opt_die("-w '%s': %s; accepted: none, histogram, checksum, each with :N, "
+					"N 1..%u", optarg, err, WORK_MAX_REPS);
+			break;
+		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, 1024); batch_set = 1; break;
+		case 's': cfg.bufsize = (unsigned)opt_u64("-s", optarg, OPT_BYTES, 1, 65535); break;
+		case 't': cfg.time_s = opt_secs("-t", optarg, 0, 1e7); break;
+		case O_IDLE: cfg.idle_s = opt_secs("--idle", optarg, 0, 1e7); break;
+		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, 4096, 1u << 30); break;
+		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, MAX_THREADS); break;
+		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, 100000); retain_set = 1; break;
+		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
+		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
+		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
+		case 'h': usage(stdout); exit(0);
+		case 'V': printf("suck %s\n", BS_VERSION); exit(0);
+		case ':': opt_die("%s needs a value", argv[optind - 1]);
+		default: opt_die("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		opt_die("unexpected argument '%s'", argv[optind]);
+	if (batch_set && variants[cfg.variant] != &variant_mmsg)
+		opt_die("-b applies to -m mmsg; %s receives one datagram per call", variants[cfg.variant]->name);
+	if (retain_set && variants[cfg.variant] != &variant_copy)
+		opt_die("--retain applies to -m copy only");
+}
+
+struct worker {
+	pthread_t tid;
+	struct rx rx;
+	const struct variant *v;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + w->rx.id) % sys_ncpu()) < 0)
+		fprintf(stderr, "suck: warning: sched_setaffinity: %s\n", strerror(errno));
+	w->v->run(&w->rx);
+	return NULL;
+}
+
+static int open_socket(const struct net_addr *a)
+{
+	int fd = socket(a->ss.ss_family, SOCK_DGRAM, 0), one = 1;
+	struct timeval tick = { .tv_sec = 0, .tv_usec = RX_TICK_MS * 1000 };
+
+	if (fd < 0) {
+		fprintf(stderr, "suck: socket: %s\n", strerror(errno));
+		return -1;
+	}
+	if (cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
+		fprintf(stderr, "suck: setsockopt SO_REUSEPORT: %s\n", strerror(errno));
+		return -1;
+	}
+	/* The tick bounds how long a blocked receive can miss a stop condition. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof tick) < 0) {
+		fprintf(stderr, "suck: setsockopt SO_RCVTIMEO: %s\n", strerror(errno));
+		return -1;
+	}
+	if (cfg.rcvbuf && net_rcvbuf(fd, cfg.rcvbuf) < 0) {
+		fprintf(stderr, "suck: setsockopt SO_RCVBUF: %s\n", strerror(errno));
+		return -1;
+	}
+	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) < 0) {
+		char where[80];
+		net_format(a, where, sizeof where);
+		fprintf(stderr, "suck: bind %s: %s\n", where, strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
+static void add_report(struct report *r, struct worker *ws, const char *where, int rcvbuf,
+		       int64_t kdrops, uint64_t heap_kib, const struct sys_cpu *c0, const struct sys_cpu *c1)
+{
+	struct rx *rx0 = &ws[0].rx;
+	struct stats_total t;
+	struct work work = { .kind = cfg.work.kind, .reps = cfg.work.reps };
+	uint64_t received = 0, bytes = 0, foreign = 0, truncated = 0, allocs = 0;
+	uint64_t first = 0, last = 0, dropped;
+	enum rx_stop stop = RX_STOP_FIN;
+	double dur, cpu;
+	char spec[48], run[16];
+
+	for (unsigned i = 0; i < cfg.threads; i++) {
+		struct rx *rx = &ws[i].rx;
+		received += rx->received;
+		bytes += rx->bytes;
+		foreign += rx->foreign;
+		truncated += rx->truncated;
+		allocs += rx->allocs;
+		if (rx->first_ns && (!first || rx->first_ns < first))
+			first = rx->first_ns;
+		if (rx->last_ns > last)
+			last = rx->last_ns;
+		if (i > 0)
+			stats_merge(&rx0->trk, &rx->trk);
+		work_merge(&work, &rx->work);
+		if (rx->done != RX_STOP_FIN)
+			stop = rx->done;
+	}
+	stats_sum(&rx0->trk, &t);
+	/* The kernel's counter also counts dropped fins and foreign datagrams; dropped is the part
+	 * that can be this run's data, and kernel_drops the counter as read. */
+	dropped = kdrops < 0 ? 0 : (uint64_t)kdrops < t.lost ? (uint64_t)kdrops : t.lost;
+	dur = last > first ? (double)(last - first) / 1e9 : 0;
+	cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
+	work_spec(&cfg.work, spec, sizeof spec);
+	snprintf(run, sizeof run, "%08x", rx0->have_run ? rx0->run_id : 0);
+
+	report_str(r, "tool", "suck");
+	report_str(r, "version", BS_VERSION);
+	report_str(r, "variant", variants[cfg.variant]->name);
+	report_str(r, "work", spec);
+	report_str(r, "addr", where);
+	report_str(r, "run_id", run);
+	report_str(r, "stop", rx_stop_names[stop]);
+	report_u64(r, "received", received);
+	report_u64(r, "valid", t.valid);
+	report_u64(r, "foreign", foreign);
+	report_u64(r, "truncated", truncated);
+	report_u64(r, "dup", t.dup);
+	report_u64(r, "late", t.late);
+	report_u64(r, "reordered", t.reordered);
+	report_u64(r, "sent", t.sent);
+	report_u64(r, "sent_estimated", (uint64_t)t.sent_estimated);
+	report_u64(r, "lost", t.lost);
+	report_u64(r, "dropped", dropped);
+	report_u64(r, "elsewhere", t.lost - dropped);
+	report_i64(r, "kernel_drops", kdrops);
+	report_u64(r, "flows", t.flows);
+	report_u64(r, "fins", t.fins);
+	report_u64(r, "bytes", bytes);
+	report_f(r, "duration_s", dur, 6);
+	report_f(r, "pps", dur > 0 ? (double)received / dur : 0, 0);
+	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);
+	report_f(r, "user_s", c1->user_s - c0->user_s, 3);
+	report_f(r, "sys_s", c1->sys_s - c0->sys_s, 3);
+	report_f(r, "cpu_ns_per_pkt", received ? cpu * 1e9 / (double)received : 0, 1);
+	report_u64(r, "rss_kib", sys_rss_kib());
+	report_u64(r, "heap_kib", heap_kib);
+	report_u64(r, "allocs", allocs);
+	report_u64(r, "digest", work_digest(&work));
+	report_i64(r, "rcvbuf", rcvbuf);
+	report_u64(r, "bufsize", cfg.bufsize);
+	report_u64(r, "batch", variants[cfg.variant] == &variant_mmsg ? cfg.batch : 1);
+	report_u64(r, "threads", cfg.threads);
+	report_u64(r, "retain", cfg.retain);
+	report_f(r, "time_limit_s", cfg.time_s, 3);
+	report_f(r, "idle_s", cfg.idle_s, 3);
+}
+
+int main(int argc, char **argv)
+{
+	static struct worker ws[MAX_THREADS];
+	static struct rx_shared sh;
+	const struct variant *v;
+	struct net_addr a, bound;
+	struct sys_cpu c0, c1;
+	struct report r;
+	char where[80];
+	const char *err;
+	int rcvbuf, rc = 0;
+	int64_t kdrops = 0;
+	uint64_t heap_kib;
+
+	opt_prog = "suck";
+	parse(argc, argv);
+	v = variants[cfg.variant];
+	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
+		opt_die("-a '%s': %s", cfg.addr, err);
+	if (sys_signals() < 0) {
+		fprintf(stderr, "suck: sigaction: %s\n", strerror(errno));
+		return 1;
+	}
+	for (unsigned i = 0; i < cfg.threads; i++) {
+		int fd = open_socket(&a);
+		if (fd < 0)
+			return 1;
+		/* With -p 0 the first socket picks the port; the others join it. */
+		if (i == 0 && net_local(fd, &a) < 0) {
+			fprintf(stderr, "suck: getsockname: %s\n", strerror(errno));
+			return 1;
+		}
+		if (rx_init(&ws[i].rx, fd, i, &cfg, &sh) < 0 || v->setup(&ws[i].rx) < 0) {
+			fprintf(stderr, "suck: %s: setting up buffers: %s\n", v->name, strerror(errno));
+			return 1;
+		}
+		ws[i].v = v;
+	}
+	rcvbuf = net_rcvbuf(ws[0].rx.fd, 0);
+	net_local(ws[0].rx.fd, &bound);
+	net_format(&bound, where, sizeof where);
+	if (cfg.rcvbuf && rcvbuf < cfg.rcvbuf)
+		fprintf(stderr, "suck: warning: asked for -R %d, the kernel granted %d (net.core.rmem_max)\n",
+			cfg.rcvbuf, rcvbuf);
+	fprintf(stderr, "suck: listening on %s\n", where);
+
+	sys_cpu_now(&c0);
+	for (unsigned i = 0; i < cfg.threads; i++) {
+		int e = pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]);
+		if (e) {
+			fprintf(stderr, "suck: pthread_create: %s\n", strerror(e));
+			sys_stop = 1;
+			cfg.threads = i;
+			rc = 1;
+			break;
+		}
+	}
+	for (unsigned i = 0; i < cfg.threads; i++)
+		pthread_join(ws[i].tid, NULL);
+	sys_cpu_now(&c1);
+	heap_kib = sys_heap_kib();
+	for (unsigned i = 0; i < cfg.threads; i++) {
+		int64_t d = net_drops(ws[i].rx.fd);
+		if (d < 0)
+			kdrops = -1;
+		else if (kdrops >= 0)
+			kdrops += d;
+		if (ws[i].rx.done == RX_STOP_ERROR) {
+			fprintf(stderr, "suck: %s: %s\n", ws[i].rx.error_call, strerror(ws[i].rx.error));
+			rc = 1;
+		}
+	}
+	if (cfg.threads == 0)
+		return rc;
+	if (kdrops < 0)
+		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
+
+	report_init(&r);
+	add_report(&r, ws, where, rcvbuf, kdrops, heap_kib, &c0, &c1);
+	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
+		fprintf(stderr, "suck: writing the report: %s\n", strerror(errno));
+		rc = 1;
+	}
+	for (unsigned i = 0; i < cfg.threads; i++) {
+		v->teardown(&ws[i].rx);
+		rx_free(&ws[i].rx);
+		close(ws[i].rx.fd);
+	}
+	return rc;
+}

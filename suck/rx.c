@@ -1,0 +1,182 @@
+/* rx: the shared half of every receive variant (see rx.h): run locking, fins, the stop
+ * conditions and progress lines. Nothing here runs per datagram except through rx_datagram. */
+#include "rx.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "net.h"
+#include "sys.h"
+
+const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error" };
+
+int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh)
+{
+	memset(rx, 0, sizeof *rx);
+	rx->fd = fd;
+	rx->id = id;
+	rx->cfg = cfg;
+	rx->sh = sh;
+	rx->work.kind = cfg->work.kind;
+	rx->work.reps = cfg->work.reps;
+	rx->start_ns = sys_mono_ns();
+	if (cfg->interval_s > 0)
+		rx->next_progress_ns = rx->start_ns + (uint64_t)(cfg->interval_s * 1e9);
+	return stats_init(&rx->trk);
+}
+
+void rx_free(struct rx *rx)
+{
+	stats_free(&rx->trk);
+}
+
+void rx_first(struct rx *rx)
+{
+	uint64_t seen = 0;
+
+	rx->first_ns = rx->last_ns = sys_mono_ns();
+	rx->seen_at_clock = rx->received + 1; /* this datagram is about to be counted */
+	atomic_compare_exchange_strong(&rx->sh->last_ns, &seen, rx->first_ns);
+}
+
+int rx_lock(struct rx *rx, uint32_t run_id)
+{
+	uint64_t want = 1ull << 32 | run_id, cur = 0;
+
+	if (!rx->have_run) {
+		/* The first data datagram of any thread decides the run; the others adopt it. */
+		if (!atomic_compare_exchange_strong(&rx->sh->run, &cur, want))
+			want = cur;
+		rx->run_id = (uint32_t)want;
+		rx->have_run = 1;
+	}
+	return run_id == rx->run_id;
+}
+
+/* Reads the clock; if datagrams arrived since the last read, the newest arrived by now. */
+static uint64_t clock_read(struct rx *rx)
+{
+	uint64_t now = sys_mono_ns();
+
+	if (rx->received != rx->seen_at_clock) {
+		uint64_t seen = atomic_load(&rx->sh->last_ns);
+		rx->last_ns = now;
+		rx->seen_at_clock = rx->received;
+		while (seen < now && !atomic_compare_exchange_weak(&rx->sh->last_ns, &seen, now))
+			;
+	}
+	return now;
+}
+
+void rx_fin(struct rx *rx, const uint8_t *buf, size_t len)
+{
+	struct wire_hdr h;
+	struct wire_fin f;
+	struct rx_shared *sh = rx->sh;
+	uint64_t now;
+
+	if (wire_get_fin(buf, len, &h, &f) < 0 || !atomic_load(&sh->run) ||
+	    h.run_id != (uint32_t)atomic_load(&sh->run)) {
+		/* Not a fin of this run: an ordinary foreign datagram. */
+		if (!rx->first_ns)
+			rx_first(rx);
+		rx->received++;
+		rx->bytes += len;
+		rx->foreign++;
+		work_run(&rx->work, buf, len);
+		return;
+	}
+	now = clock_read(rx);
+	if (!stats_fin(&rx->trk, h.flow, f.sent, f.bytes, f.duration_ns, f.flows))
+		return;
+	atomic_store(&sh->flows, f.flows);
+	if (atomic_fetch_add(&sh->fins, 1) + 1 >= f.flows && !atomic_load(&sh->drain)) {
+		atomic_store(&sh->drain, 1);
+		rx->flags |= MSG_DONTWAIT;
+		rx->drain_ns = now;
+	}
+}
+
+static void progress(struct rx *rx, uint64_t now)
+{
+	struct rx_shared *sh = rx->sh;
+	uint64_t total, dt = now - rx->start_ns;
+	double secs = (double)dt / 1e9;
+	double interval = rx->cfg->interval_s;
+
+	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
+	rx->progress_received = rx->received;
+	if (rx->id != 0)
+		return;
+	total = atomic_load(&sh->received);
+	fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u\n", secs,
+		(unsigned long long)total, (unsigned long long)rx->foreign,
+		(long long)net_drops(rx->fd), atomic_load(&sh->fins));
+	rx->next_progress_ns += (uint64_t)(interval * 1e9);
+	if (rx->next_progress_ns <= now) /* after a stall: no burst of catch-up lines */
+		rx->next_progress_ns = now + (uint64_t)(interval * 1e9);
+}
+
+/* A reason that ends the whole run, not just this thread's socket. */
+static void stop_all(struct rx *rx, enum rx_stop why)
+{
+	int none = 0;
+
+	atomic_compare_exchange_strong(&rx->sh->stop, &none, (int)why);
+	rx->done = why;
+}
+
+/* The checks shared by rx_batch and rx_idle, at most once per batch or tick. */
+static void check(struct rx *rx, uint64_t now)
+{
+	const struct suck_cfg *cfg = rx->cfg;
+
+	if (sys_stop)
+		stop_all(rx, RX_STOP_SIGNAL);
+	else if (cfg->time_s > 0 && now - rx->start_ns >= (uint64_t)(cfg->time_s * 1e9))
+		stop_all(rx, RX_STOP_TIME);
+	else if (atomic_load(&rx->sh->stop))
+		rx->done = (enum rx_stop)atomic_load(&rx->sh->stop);
+	if (rx->drain_ns == 0 && atomic_load(&rx->sh->drain)) {
+		rx->flags |= MSG_DONTWAIT;
+		rx->drain_ns = now;
+	}
+	if (rx->drain_ns && now - rx->drain_ns >= RX_DRAIN_NS && !rx->done)
+		rx->done = RX_STOP_FIN;
+	if (rx->next_progress_ns && now >= rx->next_progress_ns)
+		progress(rx, now);
+}
+
+void rx_batch(struct rx *rx)
+{
+	check(rx, clock_read(rx));
+}
+
+void rx_idle(struct rx *rx)
+{
+	uint64_t now = clock_read(rx);
+
+	check(rx, now);
+	if (rx->done)
+		return;
+	if (rx->drain_ns) {
+		rx->done = RX_STOP_FIN; /* the queue is empty after the last fin */
+		return;
+	}
+	/* Idle means no datagram on any thread's socket: one thread may see no traffic at all. */
+	uint64_t last = atomic_load(&rx->sh->last_ns);
+	if (rx->cfg->idle_s > 0 && last && now > last && now - last >= (uint64_t)(rx->cfg->idle_s * 1e9))
+		stop_all(rx, RX_STOP_IDLE);
+}
+
+void rx_recv_failed(struct rx *rx, int err, const char *call)
+{
+	if (err == EINTR || err == EAGAIN || err == EWOULDBLOCK) {
+		rx_idle(rx);
+		return;
+	}
+	rx->error = err;
+	rx->error_call = call;
+	stop_all(rx, RX_STOP_ERROR);
+}

@@ -1,0 +1,21 @@
+/* variant: the one interface every receive strategy implements. setup allocates what the
+ * receive loop needs (into rx->priv), run is the loop, teardown frees; suck measures the heap
+ * between run and teardown, so a variant's buffers count in heap_kib as they would in a real
+ * program. */
+#ifndef VARIANT_H
+#define VARIANT_H
+#include "rx.h"
+
+struct variant {
+	const char *name;
+	const char *what; /* one line for suck -h */
+	int (*setup)(struct rx *rx);   /* 0, or -1 with errno */
+	void (*run)(struct rx *rx);
+	void (*teardown)(struct rx *rx);
+};
+
+extern const struct variant variant_copy, variant_buffer, variant_mmsg;
+/* Every variant in the order of suck -h, NULL-terminated. */
+extern const struct variant *const variants[];
+
+#endif
