@@ -32,22 +32,26 @@ FORCE:
 
 $(O)/%.o: %.c $(O)/.version
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC  $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/blast: $(BLAST_OBJ) $(COMMON_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	@echo "  LD  $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(B)/suck: $(SUCK_OBJ) $(COMMON_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	@echo "  LD  $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) tests/unit/unit.h
-	$(CC) $(ALL_CFLAGS) -Isuck -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(LDLIBS) -o $@
+	@echo "  LD  $@"
+	@$(CC) $(ALL_CFLAGS) -Isuck -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(LDLIBS) -o $@
 
 unit: $(UNIT_BIN)
 
 # The README's test command. Its last line is "N passed, N failed".
 test: all unit
-	@sh tests/run.sh
+	@BIN=$(B) sh tests/run.sh
 
 # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build tree.
 check:

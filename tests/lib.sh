@@ -1,0 +1,70 @@
+# lib.sh: helpers for the integration tests. Source it; it sets BIN, counts checks and
+# cleans up every process it started. Tests never sleep to synchronise: they wait for
+# suck's "listening on" line, with a generous bound so a loaded machine does not fail them.
+set -u
+BIN=${BIN:-bin}
+TESTNAME=$(basename "$0" .sh)
+TMP=$(mktemp -d)
+PASS=0
+FAIL=0
+PIDS=""
+# KEEP=1 keeps the temporary directory of a failing run for a look.
+trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done
+	if [ "${KEEP:-0}" = 1 ]; then echo "kept $TMP"; else rm -rf "$TMP"; fi' EXIT
+trap 'exit 1' INT TERM
+
+ok() { PASS=$((PASS + 1)); }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL $TESTNAME: $*"; }
+check() { # description command...: passes when the command succeeds
+	d=$1; shift
+	if "$@"; then ok; else fail "$d"; fi
+}
+skip() { echo "SKIP $TESTNAME: $*"; }
+done_tests() { echo "$TESTNAME: $PASS passed, $FAIL failed"; [ "$FAIL" -eq 0 ]; }
+
+# start_suck NAME ARGS...: runs suck with -p 0 in the background, output in $TMP/NAME.out and
+# .err, and waits (up to 10 s) for its listening line; sets PORT and SUCK_PID.
+start_suck() {
+	n=$1; shift
+	"$BIN/suck" -p 0 "$@" >"$TMP/$n.out" 2>"$TMP/$n.err" &
+	SUCK_PID=$!
+	PIDS="$PIDS $SUCK_PID"
+	i=0
+	while ! grep -q 'listening on' "$TMP/$n.err" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 1000 ] || ! kill -0 "$SUCK_PID" 2>/dev/null; then
+			PORT=""
+			echo "suck did not start: $(cat "$TMP/$n.err")"
+			return 1
+		fi
+		sleep 0.01
+	done
+	PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\)$/\1/p' "$TMP/$n.err" | head -n 1)
+}
+
+# wait_pid PID SECS: waits for a process to end, at most SECS; 1 if it did not.
+wait_pid() {
+	i=0
+	while kill -0 "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt $(($2 * 100)) ] && return 1
+		sleep 0.01
+	done
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# field FILE KEY: the value of KEY in a tsv report (header line, then one row).
+field() {
+	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i }
+		NR == 2 && c { print $c }' "$1"
+}
+
+# wait_received NAME: waits (up to 10 s) until a suck started with -i shows datagrams received.
+wait_received() {
+	i=0
+	while ! grep -q 'received *[1-9]' "$TMP/$1.err" && [ $i -lt 1000 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+}

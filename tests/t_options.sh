@@ -1,0 +1,79 @@
+# Bad command lines: exit 2 and a message that names the option; good ones are accepted.
+. tests/lib.sh
+
+bad() { # tool expected-text args...: exits 2 and says expected-text on stderr
+	tool=$1 want=$2; shift 2
+	"$BIN/$tool" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	st=$?
+	if [ $st -ne 2 ]; then fail "$tool $*: exit $st, want 2"; return; fi
+	if ! grep -q -- "$want" "$TMP/err"; then fail "$tool $*: message lacks '$want': $(cat "$TMP/err")"; return; fi
+	if [ -s "$TMP/out" ]; then fail "$tool $*: wrote to stdout on a usage error"; return; fi
+	ok
+}
+
+bad blast "-s '20'" -s 20
+bad blast "32..65507" -s 70000
+bad blast "-s '1450x'" -s 1450x
+bad blast "-s '-5'" -s -5
+bad blast "65527" -a ::1 -s 65530
+bad blast "-t 'abc'" -t abc
+bad blast "-t '1e3'" -t 1e3
+bad blast "-t '-1'" -t -1
+bad blast "-t '5h'" -t 5h
+bad blast "-t 0 needs -n" -t 0
+bad blast "-n '0'" -n 0
+bad blast "-n '10q'" -n 10q
+bad blast "-p '0'" -p 0
+bad blast "-p '65536'" -p 65536
+bad blast "-p '22 '" -p "22 "
+bad blast "-r '1.5'" -r 1.5
+bad blast "-b '0'" -b 0
+bad blast "-b '2000'" -b 2000
+bad blast "-g '65'" -g 65
+bad blast "a GSO message is at most" -g 64 -s 1450
+bad blast "-j '0'" -j 0
+bad blast "-j '65'" -j 65
+bad blast "less than -j" -j 4 -n 3
+bad blast "--run-id '0'" --run-id 0
+bad blast "--run-id '4294967296'" --run-id 4294967296
+bad blast "--payload 'ones'" --payload ones
+bad blast "-o 'xml'" -o xml
+bad blast "-i '0'" -i 0
+bad blast "--cpu '999'" --cpu 999
+bad blast "unknown option '--frobnicate'" --frobnicate
+bad blast "needs a value" -s
+bad blast "unexpected argument 'extra'" extra
+bad blast "-a 'no.such.host.invalid'" -a no.such.host.invalid
+
+bad suck "-p '65536'" -p 65536
+bad suck "-m 'ring'" -m ring
+bad suck "copy, buffer, mmsg" -m ring
+bad suck "-w 'histo'" -w histo
+bad suck "-w 'histogram:0'" -w histogram:0
+bad suck "-b applies to -m mmsg" -m buffer -b 8
+bad suck "-b '0'" -m mmsg -b 0
+bad suck "-b '4096'" -m mmsg -b 4096
+bad suck "--retain applies to -m copy" -m mmsg --retain 10
+bad suck "--retain '200000'" -m copy --retain 200000
+bad suck "-s '0'" -s 0
+bad suck "-s '70000'" -s 70000
+bad suck "-R '1'" -R 1
+bad suck "-R '2G'" -R 2G
+bad suck "-j '0'" -j 0
+bad suck "-j '65'" -j 65
+bad suck "--idle 'soon'" --idle soon
+bad suck "-t '-1'" -t -1
+bad suck "-o 'csv'" -o csv
+bad suck "unknown option '-x'" -x
+bad suck "-a '300.1.1.1'" -a 300.1.1.1
+
+# Good command lines parse (suck -t ends at once; -h and -V exit 0 on stdout).
+for tool in blast suck; do
+	check "$tool -h exits 0 and prints usage" sh -c "'$BIN/$tool' -h | grep -q '^usage: $tool'"
+	check "$tool -V prints the version" sh -c "'$BIN/$tool' -V | grep -q '^$tool [0-9a-g]'"
+done
+check "suck takes units" "$BIN/suck" -p 0 -t 10ms -R 256k -s 2k -w checksum:2 -o json -i 1s --idle 0.5m
+check "suck takes long options" "$BIN/suck" --port 0 --time 10ms --variant mmsg --batch 1k --threads 2
+check "blast takes units" "$BIN/blast" -p 9 -n 1 -s 1k -r 1M -t 1m -o tsv
+
+done_tests
