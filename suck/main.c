@@ -19,7 +19,9 @@
 
 #define MAX_THREADS 64
 
-const struct variant *const variants[] = { &variant_copy, &variant_buffer, &variant_mmsg, NULL };
+const struct variant *const variants[] = {
+	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, NULL,
+};
 
 static struct suck_cfg cfg = {
 	.addr = "127.0.0.1",
@@ -45,7 +47,7 @@ static void usage(FILE *out)
 	fprintf(out,
 "  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
 "                       N times (histogram)\n"
-"  -b, --batch N        datagrams per recvmmsg, 1..1024 (32; mmsg only)\n"
+"  -b, --batch N        datagrams per recvmmsg, 1..1024 (32; mmsg and gro)\n"
 "  -s, --size BYTES     receive buffer per datagram, 1..65535 (65535); larger datagrams\n"
 "                       are counted as truncated\n"
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
@@ -112,8 +114,9 @@ static void parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
-	if (batch_set && variants[cfg.variant] != &variant_mmsg)
-		opt_die("-b applies to -m mmsg; %s receives one datagram per call", variants[cfg.variant]->name);
+	if (batch_set && variants[cfg.variant] != &variant_mmsg && variants[cfg.variant] != &variant_gro)
+		opt_die("-b applies to -m mmsg and -m gro; %s does not batch receive calls",
+			variants[cfg.variant]->name);
 	if (retain_set && variants[cfg.variant] != &variant_copy)
 		opt_die("--retain applies to -m copy only");
 }
@@ -171,10 +174,10 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	struct rx *rx0 = &ws[0].rx;
 	struct stats_total t;
 	struct work work = { .kind = cfg.work.kind, .reps = cfg.work.reps };
-	uint64_t received = 0, bytes = 0, foreign = 0, truncated = 0, allocs = 0;
+	uint64_t received = 0, bytes = 0, foreign = 0, truncated = 0, allocs = 0, bufs = 0;
 	uint64_t first = 0, last = 0, dropped;
 	enum rx_stop stop = RX_STOP_FIN;
-	double dur, cpu;
+	double dur, cpu, segs;
 	char spec[48], run[16];
 
 	for (unsigned i = 0; i < cfg.threads; i++) {
@@ -184,6 +187,7 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 		foreign += rx->foreign;
 		truncated += rx->truncated;
 		allocs += rx->allocs;
+		bufs += rx->bufs;
 		if (rx->first_ns && (!first || rx->first_ns < first))
 			first = rx->first_ns;
 		if (rx->last_ns > last)
@@ -197,7 +201,12 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	stats_sum(&rx0->trk, &t);
 	/* The kernel's counter also counts dropped fins and foreign datagrams; dropped is the part
 	 * that can be this run's data, and kernel_drops the counter as read. */
-	dropped = kdrops < 0 ? 0 : (uint64_t)kdrops < t.lost ? (uint64_t)kdrops : t.lost;
+	/* With GRO the kernel drops, and counts, whole coalesced buffers: scale the counter by
+	 * the datagrams per buffer this run received (1 for every other variant). */
+	segs = bufs ? (double)received / (double)bufs : 1;
+	dropped = kdrops < 0 ? 0 : (uint64_t)((double)kdrops * segs + 0.5);
+	if (dropped > t.lost)
+		dropped = t.lost;
 	dur = last > first ? (double)(last - first) / 1e9 : 0;
 	cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
 	work_spec(&cfg.work, spec, sizeof spec);
@@ -223,6 +232,7 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	report_u64(r, "dropped", dropped);
 	report_u64(r, "elsewhere", t.lost - dropped);
 	report_i64(r, "kernel_drops", kdrops);
+	report_f(r, "segs_per_buf", segs, 2);
 	report_u64(r, "flows", t.flows);
 	report_u64(r, "fins", t.fins);
 	report_u64(r, "bytes", bytes);
@@ -238,7 +248,8 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	report_u64(r, "digest", work_digest(&work));
 	report_i64(r, "rcvbuf", rcvbuf);
 	report_u64(r, "bufsize", cfg.bufsize);
-	report_u64(r, "batch", variants[cfg.variant] == &variant_mmsg ? cfg.batch : 1);
+	report_u64(r, "batch", variants[cfg.variant] == &variant_mmsg ||
+		   variants[cfg.variant] == &variant_gro ? cfg.batch : 1);
 	report_u64(r, "threads", cfg.threads);
 	report_u64(r, "retain", cfg.retain);
 	report_f(r, "time_limit_s", cfg.time_s, 3);
@@ -277,11 +288,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "suck: getsockname: %s\n", strerror(errno));
 			return 1;
 		}
-		if (rx_init(&ws[i].rx, fd, i, &cfg, &sh) < 0 || v->setup(&ws[i].rx) < 0) {
-			fprintf(stderr, "suck: %s: setting up buffers: %s\n", v->name, strerror(errno));
+		if (rx_init(&ws[i].rx, fd, i, &cfg, &sh) < 0) {
+			fprintf(stderr, "suck: mmap for the sequence tracker: %s\n", strerror(errno));
 			return 1;
 		}
 		ws[i].v = v;
+		int st = v->setup(&ws[i].rx);
+		if (st == VARIANT_UNSUPPORTED) {
+			fprintf(stderr, "suck: -m %s: this kernel does not offer it: %s\n", v->name, strerror(errno));
+			return 4;
+		}
+		if (st < 0) {
+			fprintf(stderr, "suck: -m %s: setting up: %s\n", v->name, strerror(errno));
+			return 1;
+		}
 	}
 	rcvbuf = net_rcvbuf(ws[0].rx.fd, 0);
 	net_local(ws[0].rx.fd, &bound);

@@ -56,6 +56,7 @@ struct rx {
 	enum rx_stop done;
 
 	uint64_t received, bytes, foreign, truncated, allocs;
+	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint32_t run_id;
 	int have_run;
 	struct work work;

@@ -9,12 +9,14 @@
 struct variant {
 	const char *name;
 	const char *what; /* one line for suck -h */
-	int (*setup)(struct rx *rx);   /* 0, or -1 with errno */
+	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno */
 	void (*run)(struct rx *rx);
 	void (*teardown)(struct rx *rx);
 };
 
-extern const struct variant variant_copy, variant_buffer, variant_mmsg;
+#define VARIANT_UNSUPPORTED 4 /* the kernel refuses the mechanism: suck exits 4 */
+
+extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring;
 /* Every variant in the order of suck -h, NULL-terminated. */
 extern const struct variant *const variants[];
 
