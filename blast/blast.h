@@ -47,6 +47,18 @@ void rate_init(struct rate *r, double pps, unsigned per_call, uint64_t now);
  * *now when it slept. Returns 0 only when interrupted by a signal. */
 unsigned rate_take(struct rate *r, unsigned want, uint64_t *now);
 
+/* Gaps between send calls, in a log-linear histogram: 32 steps per power of two, so a
+ * percentile is exact to about 3%; recording is a count-leading-zeros and an increment. */
+#define GAP_SUB 32
+#define GAP_BUCKETS (64 * GAP_SUB)
+struct gaps {
+	uint64_t n, max_ns;
+	uint64_t count[GAP_BUCKETS];
+};
+void gaps_add(struct gaps *g, uint64_t ns);
+void gaps_merge(struct gaps *dst, const struct gaps *src);
+uint64_t gaps_quantile(const struct gaps *g, double q); /* ns; 0 when empty */
+
 struct flow {
 	pthread_t tid;
 	unsigned id;
@@ -60,6 +72,7 @@ struct flow {
 	uint64_t sent, bytes, calls, errors, fins;
 	uint64_t err_by[BLAST_ERRNOS];
 	uint64_t start_ns, end_ns;
+	struct gaps gaps;
 	enum blast_stop stop;
 	int fatal;              /* errno that ended the flow, 0 if none */
 	int refused_warned;

@@ -204,6 +204,7 @@ static void add_report(struct report *r, struct flow *fs, const struct sys_cpu *
 {
 	uint64_t sent = 0, bytes = 0, calls = 0, errors = 0, fins = 0, start = 0, end = 0;
 	enum blast_stop stop = STOP_TIME;
+	static struct gaps gaps;
 	char detail[256] = "", run[16], where[80];
 	double dur, cpu;
 
@@ -220,6 +221,7 @@ static void add_report(struct report *r, struct flow *fs, const struct sys_cpu *
 			end = f->end_ns;
 		if (f->stop > stop)
 			stop = f->stop;
+		gaps_merge(&gaps, &f->gaps);
 	}
 	for (int e = 0; e < BLAST_ERRNOS; e++) {
 		uint64_t n = 0;
@@ -248,6 +250,10 @@ static void add_report(struct report *r, struct flow *fs, const struct sys_cpu *
 	report_f(r, "duration_s", dur, 6);
 	report_f(r, "pps", dur > 0 ? (double)sent / dur : 0, 0);
 	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);
+	report_f(r, "rate_pct", cfg.rate && dur > 0 ? 100.0 * (double)sent / dur / (double)cfg.rate : 0, 2);
+	report_f(r, "gap_p50_us", (double)gaps_quantile(&gaps, 0.50) / 1e3, 2);
+	report_f(r, "gap_p99_us", (double)gaps_quantile(&gaps, 0.99) / 1e3, 2);
+	report_f(r, "gap_max_us", (double)gaps.max_ns / 1e3, 2);
 	report_u64(r, "errors", errors);
 	report_str(r, "error_detail", detail[0] ? detail : "none");
 	report_u64(r, "calls", calls);

@@ -186,7 +186,10 @@ void flow_run(struct flow *f)
 			f->bytes += (uint64_t)n * cfg->size;
 			atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
 		}
+		/* the gap from the end of one send call to the end of the next: what pacing shapes */
+		uint64_t prev = f->end_ns;
 		f->end_ns = now = sys_mono_ns();
+		gaps_add(&f->gaps, now - prev);
 	}
 	/* end_ns is the return of the last send call: the flow's send window. */
 	if (!cfg->raw)
