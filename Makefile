@@ -47,7 +47,13 @@ $(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) tests/unit/unit.h
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) -Isuck -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(LDLIBS) -o $@
 
-unit: $(UNIT_BIN)
+# Test-only tools (tests/tools/NAME.c -> bin/NAME): hand-made datagrams for the hostile tests.
+TOOL_BIN   := $(patsubst tests/tools/%.c,$(B)/%,$(wildcard tests/tools/*.c))
+$(TOOL_BIN): $(B)/%: tests/tools/%.c $(COMMON_OBJ)
+	@echo "  LD  $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(COMMON_OBJ) $(LDLIBS) -o $@
+
+unit: $(UNIT_BIN) $(TOOL_BIN)
 
 # The README's test command. Its last line is "N passed, N failed".
 test: all unit

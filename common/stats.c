@@ -58,14 +58,16 @@ void stats_seq(struct stats_tracker *t, unsigned flow, uint64_t seq)
 
 	if (flow >= t->flows_seen)
 		t->flows_seen = flow + 1;
+	if (seq >= WIRE_SEQ_LIMIT) {
+		f->late++;
+		return;
+	}
 	if (seq >= f->next) {
 		if (seq != f->next)
 			clear_range(f->bits, f->next, seq);
 		f->bits[bit / 64] |= mask;
 		f->next = seq + 1;
 		f->valid++;
-		if (f->next == 0) /* seq was UINT64_MAX: keep "none seen" distinct from "all seen" */
-			f->next = UINT64_MAX;
 		return;
 	}
 	if (f->next - seq > STATS_WINDOW) {

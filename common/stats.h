@@ -28,6 +28,8 @@ struct stats_tracker {
 
 int stats_init(struct stats_tracker *t);
 void stats_free(struct stats_tracker *t);
+/* seq must be below WIRE_SEQ_LIMIT (wire_get_hdr refuses others); one that is not is
+ * counted late, never valid, so highest + 1 always fits in 64 bits. */
 void stats_seq(struct stats_tracker *t, unsigned flow, uint64_t seq);
 /* Records a fin; returns 1 when it is the first fin of that flow. */
 int stats_fin(struct stats_tracker *t, unsigned flow, uint64_t sent, uint64_t bytes, uint64_t ns,

@@ -41,7 +41,7 @@ int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *h)
 	h->run_id = get32(buf + 8);
 	h->seq = get64(buf + 16);
 	h->send_ns = get64(buf + 24);
-	return 0;
+	return h->seq < WIRE_SEQ_LIMIT ? 0 : -1;
 }
 
 size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f)

@@ -11,6 +11,7 @@
 #define WIRE_HDR_LEN    32
 #define WIRE_FIN_LEN    (WIRE_HDR_LEN + 26)
 #define WIRE_MAX_FLOWS  256         /* flow ids suck tracks; blast -j is capped at this */
+#define WIRE_SEQ_LIMIT  (1ull << 62) /* no run sends this many: a larger sequence is malformed */
 
 enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1 };
 

@@ -40,7 +40,7 @@ void rx_first(struct rx *rx)
 	atomic_compare_exchange_strong(&rx->sh->last_ns, &seen, rx->first_ns);
 }
 
-int rx_lock(struct rx *rx, uint32_t run_id)
+int rx_lock(struct rx *rx, uint32_t run_id, size_t len)
 {
 	uint64_t want = 1ull << 32 | run_id, cur = 0;
 
@@ -50,6 +50,8 @@ int rx_lock(struct rx *rx, uint32_t run_id)
 			want = cur;
 		rx->run_id = (uint32_t)want;
 		rx->have_run = 1;
+		if (run_id == rx->run_id)
+			rx->size = len;
 	}
 	return run_id == rx->run_id;
 }
@@ -69,6 +71,26 @@ static uint64_t clock_read(struct rx *rx)
 	return now;
 }
 
+/* A fin of this run whose totals can be true: at least as many datagrams as this thread saw
+ * of the flow, bytes that are that many datagrams of the run's size, and the same number of
+ * flows as every fin before it. A forged or garbled fin must not end the run or set sent. */
+static int fin_believable(struct rx *rx, const uint8_t *buf, size_t len, struct wire_hdr *h,
+			  struct wire_fin *f)
+{
+	uint64_t run = atomic_load(&rx->sh->run);
+	unsigned flows = atomic_load(&rx->sh->flows);
+
+	if (wire_get_fin(buf, len, h, f) < 0 || !run || h->run_id != (uint32_t)run)
+		return 0;
+	if (flows && f->flows != flows)
+		return 0;
+	if (f->sent < rx->trk.flow[h->flow].next)
+		return 0;
+	if (rx->size && (f->sent > UINT64_MAX / rx->size || f->bytes != f->sent * rx->size))
+		return 0;
+	return 1;
+}
+
 void rx_fin(struct rx *rx, const uint8_t *buf, size_t len)
 {
 	struct wire_hdr h;
@@ -76,9 +98,8 @@ void rx_fin(struct rx *rx, const uint8_t *buf, size_t len)
 	struct rx_shared *sh = rx->sh;
 	uint64_t now;
 
-	if (wire_get_fin(buf, len, &h, &f) < 0 || !atomic_load(&sh->run) ||
-	    h.run_id != (uint32_t)atomic_load(&sh->run)) {
-		/* Not a fin of this run: an ordinary foreign datagram. */
+	if (!fin_believable(rx, buf, len, &h, &f)) {
+		/* Not a fin of this run, or one that cannot be true: an ordinary foreign datagram. */
 		if (!rx->first_ns)
 			rx_first(rx);
 		rx->received++;

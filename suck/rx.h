@@ -59,6 +59,7 @@ struct rx {
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint32_t run_id;
 	int have_run;
+	size_t size;               /* length of the first datagram of the run: blast's -s */
 	struct work work;
 	struct stats_tracker trk;
 
@@ -79,11 +80,12 @@ void rx_idle(struct rx *rx);
 void rx_recv_failed(struct rx *rx, int err, const char *call);
 
 /* Out of line, the rare cases: a datagram that looks like a fin (counted as foreign when it is
- * not one of this run); the first datagram of the run (reads the clock); a run id seen for the
- * first time by this thread (1 when it is the run's, which the first data datagram decides). */
+ * not a believable fin of this run); the first datagram of the run (reads the clock); a run id
+ * seen for the first time by this thread (1 when it is the run's, which the first data
+ * datagram decides). */
 void rx_fin(struct rx *rx, const uint8_t *buf, size_t len);
 void rx_first(struct rx *rx);
-int rx_lock(struct rx *rx, uint32_t run_id);
+int rx_lock(struct rx *rx, uint32_t run_id, size_t len);
 
 /* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf. */
 static inline void rx_datagram(struct rx *rx, const uint8_t *buf, size_t len)
@@ -106,7 +108,7 @@ static inline void rx_datagram(struct rx *rx, const uint8_t *buf, size_t len)
 	if (have != len)
 		return;
 	if (wire_get_hdr(buf, len, &h) < 0 || h.type != WIRE_DATA ||
-	    ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id))) {
+	    ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id, len))) {
 		rx->foreign++;
 		return;
 	}

@@ -1,0 +1,189 @@
+/* inject: sends hand-made datagrams to suck for the hostile-input tests. Not part of the
+ * product; built by `make unit` as bin/inject.
+ *
+ *   inject hostile PORT RUN_ID SIZE   garbage, cut headers, forged and absurd fins, another run's
+ *                                     data and oversized datagrams, during someone else's run
+ *   inject script PORT RUN_ID SIZE N  a whole run of N datagrams on flow 0, replaying some
+ *                                     (duplicates) and swapping some (reordered), then fins
+ *
+ * Prints, as tsv, what suck should count: foreign, truncated, valid, dup, reordered, sent. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wire.h"
+
+static int fd;
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void pace(unsigned i)
+{
+	/* A pause every few datagrams keeps suck's receive buffer from overflowing, so what was
+	 * sent is what arrives and the counts can be compared exactly. */
+	if (i % 32 == 31) {
+		struct timespec ts = { 0, 2000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void out(const uint8_t *buf, size_t len)
+{
+	static unsigned n;
+
+	while (send(fd, buf, len, 0) < 0) {
+		if (errno == ECONNREFUSED) /* suck has ended (after a fin): nothing left to say */
+			break;
+		if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR) {
+			perror("inject: send");
+			exit(1);
+		}
+	}
+	pace(n++);
+}
+
+static void data(uint8_t *buf, size_t size, uint32_t run, uint16_t flow, uint64_t seq)
+{
+	struct wire_hdr h = { .type = WIRE_DATA, .flow = flow, .run_id = run, .seq = seq, .send_ns = 1 };
+
+	memset(buf, 0xab, size);
+	wire_put_hdr(buf, &h);
+	out(buf, size);
+}
+
+static void fin(uint32_t run, uint16_t flow, uint64_t sent, uint64_t bytes, uint16_t flows)
+{
+	uint8_t buf[WIRE_FIN_LEN];
+	struct wire_hdr h = { .flow = flow, .run_id = run };
+	struct wire_fin f = { .sent = sent, .bytes = bytes, .duration_ns = 1000, .flows = flows };
+
+	out(buf, wire_put_fin(buf, &h, &f));
+}
+
+static int hostile(uint32_t run, size_t size)
+{
+	static uint8_t buf[9000];
+	unsigned foreign = 0, truncated = 0;
+
+	for (int i = 0; i < 50; i++) { /* garbage that never starts with the magic */
+		size_t len = 1 + next_rand() % 200;
+		for (size_t k = 0; k < len; k++)
+			buf[k] = (uint8_t)next_rand();
+		buf[0] = 'X';
+		out(buf, len);
+		foreign++;
+	}
+	for (size_t len = 1; len < WIRE_HDR_LEN; len++) { /* headers cut short */
+		struct wire_hdr h = { .type = WIRE_DATA, .run_id = run, .seq = 1 };
+		wire_put_hdr(buf, &h);
+		out(buf, len);
+		foreign++;
+	}
+	for (int type = 0; type < 2; type++) { /* fins cut short, of this run */
+		uint8_t f[WIRE_FIN_LEN];
+		struct wire_hdr h = { .run_id = run };
+		struct wire_fin t = { .sent = 1, .bytes = size, .flows = 1 };
+		wire_put_fin(f, &h, &t);
+		out(f, WIRE_FIN_LEN - 1 - (size_t)type * 10);
+		foreign++;
+	}
+	for (int i = 0; i < 20; i++) { /* forged fins of another run */
+		fin(run + 1 + (uint32_t)i, 0, 5, 5 * size, 1);
+		foreign++;
+	}
+	/* fins of this run that cannot be true */
+	fin(run, 0, 0, 0, 1);                       /* fewer datagrams than already seen */
+	fin(run, 0, 1ull << 40, 7, 1);              /* bytes that are not sent * size */
+	fin(run, 0, UINT64_MAX, UINT64_MAX, 1);     /* overflows sent * size */
+	fin(run, 0, 10, 10 * size, 0);              /* no flows */
+	fin(run, 5, 10, 10 * size, 3);              /* flow beyond the flows */
+	fin(run, 0, 10, 10 * size, WIRE_MAX_FLOWS + 1);
+	foreign += 6;
+	for (int i = 0; i < 30; i++) { /* another run's data */
+		data(buf, size, run ^ 0x5a5a5a5a, 0, (uint64_t)i);
+		foreign++;
+	}
+	for (int i = 0; i < 10; i++) { /* headers with a sequence no run can reach */
+		data(buf, size, run, 0, WIRE_SEQ_LIMIT + (uint64_t)i);
+		foreign++;
+	}
+	for (int i = 0; i < 10; i++) { /* larger than suck's buffer (the test runs suck -s 4000) */
+		data(buf, 4001 + 100 * (size_t)i, run, 0, 1);
+		truncated++;
+	}
+	printf("foreign\ttruncated\n%u\t%u\n", foreign, truncated);
+	return 0;
+}
+
+static int script(uint32_t run, size_t size, uint64_t n)
+{
+	static uint8_t buf[65536];
+	uint64_t dup = 0, reordered = 0;
+
+	for (uint64_t s = 0; s < n; s++) {
+		if (s % 50 == 10 && s + 1 < n) {
+			/* s + 1 before s: s arrives after a higher sequence, once reordered */
+			data(buf, size, run, 0, s + 1);
+			data(buf, size, run, 0, s);
+			reordered++;
+			s++;
+			continue;
+		}
+		data(buf, size, run, 0, s);
+		if (s % 40 == 5) { /* the same datagram again at once */
+			data(buf, size, run, 0, s);
+			dup++;
+		}
+		if (s % 100 == 99) { /* a replay of one from a while ago */
+			data(buf, size, run, 0, s - 60);
+			dup++;
+		}
+	}
+	for (int i = 0; i < 3; i++) /* repeated, as blast does */
+		fin(run, 0, n, n * size, 1);
+	printf("valid\tdup\treordered\tsent\n%llu\t%llu\t%llu\t%llu\n", (unsigned long long)n,
+	       (unsigned long long)dup, (unsigned long long)reordered, (unsigned long long)n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	uint32_t run;
+	size_t size;
+
+	if (argc < 5 || (strcmp(argv[1], "script") == 0 && argc < 6)) {
+		fprintf(stderr, "usage: inject hostile|script PORT RUN_ID SIZE [N]\n");
+		return 2;
+	}
+	to.sin_port = htons((uint16_t)strtoul(argv[2], NULL, 10));
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	run = (uint32_t)strtoul(argv[3], NULL, 10);
+	size = strtoul(argv[4], NULL, 10);
+	if (size < WIRE_FIN_LEN || size > 3000) {
+		fprintf(stderr, "inject: SIZE %zu outside %d..3000\n", size, WIRE_FIN_LEN);
+		return 2;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof to) < 0) {
+		perror("inject: socket");
+		return 1;
+	}
+	if (strcmp(argv[1], "hostile") == 0)
+		return hostile(run, size);
+	return script(run, size, strtoull(argv[5], NULL, 10));
+}
