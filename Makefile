@@ -21,7 +21,7 @@ SUCK_OBJ   := $(SUCK_SRC:%.c=$(O)/%.o)
 SUCK_LIB   := $(filter-out $(O)/suck/main.o,$(SUCK_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
-.PHONY: all test unit check perf bench reproduce clean
+.PHONY: all test unit check perf bench reproduce fuzz clean
 all: $(B)/blast $(B)/suck
 
 # The version string changes with every commit: rebuild whatever embeds it.
@@ -43,6 +43,12 @@ $(B)/suck: $(SUCK_OBJ) $(COMMON_OBJ)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# bare: the bare system-call loops `make perf` sets beside blast and suck; one file, no common/.
+$(B)/bare: perf/bare.c
+	@mkdir -p $(@D)
+	@echo "  LD  $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+
 $(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) tests/unit/unit.h
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) -Isuck -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(LDLIBS) -o $@
@@ -56,12 +62,31 @@ $(TOOL_BIN): $(B)/%: tests/tools/%.c $(COMMON_OBJ)
 unit: $(UNIT_BIN) $(TOOL_BIN)
 
 # The README's test command. Its last line is "N passed, N failed".
-test: all unit
+test: all unit $(B)/bare
 	@BIN=$(B) sh tests/run.sh
 
-# The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build tree.
-check:
+# The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build tree,
+# then a valgrind memcheck of a short pair for every variant (plain build).
+check: all
 	$(MAKE) B=bin/san CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
+	@BIN=$(B) sh tests/valgrind.sh
+
+# A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 4 minutes).
+perf: all $(B)/bare
+	@BIN=$(B) sh scripts/perf
+
+# libFuzzer (clang) on the receive path: FUZZ_SECONDS of fuzzing from the committed seeds.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+fuzz: $(B)/fuzz_rx
+	@mkdir -p $(B)/fuzz-corpus
+	$(B)/fuzz_rx -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(B)/fuzz-corpus tests/fuzz/corpus
+
+$(B)/fuzz_rx: tests/fuzz/fuzz_rx.c $(COMMON_SRC) $(filter-out suck/main.c,$(SUCK_SRC))
+	@mkdir -p $(@D)
+	@echo "  LD  $@"
+	@$(FUZZ_CC) -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -Icommon -Isuck -pthread \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $^ -o $@
 
 clean:
 	rm -rf $(B)
