@@ -281,6 +281,10 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	opt_prog = "blast";
+	if (sys_stdio() < 0) {
+		fprintf(stderr, "blast: stdout is closed: the report would be lost (redirect it, to /dev/null if need be)\n");
+		return 1;
+	}
 	parse(argc, argv);
 	if (sys_signals() < 0) {
 		fprintf(stderr, "blast: sigaction: %s\n", strerror(errno));

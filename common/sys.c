@@ -2,6 +2,7 @@
 #include "sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <sched.h>
 #include <string.h>
@@ -41,6 +42,20 @@ int sys_signals(void)
 		return -1;
 	signal(SIGPIPE, SIG_IGN);
 	return 0;
+}
+
+int sys_stdio(void)
+{
+	int rc = 0;
+
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			if (fd == 1)
+				rc = -1;
+			if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) < 0)
+				rc = -1;
+		}
+	return rc;
 }
 
 void sys_cpu_now(struct sys_cpu *c)

@@ -17,6 +17,10 @@ uint64_t sys_real_ns(void);  /* CLOCK_REALTIME, for send times on the wire */
  * SIGPIPE is ignored so a closed stdout shows up as a write error we can report. */
 int sys_signals(void);
 
+/* Opens /dev/null on any of fds 0..2 that is closed, so that no socket is ever given fd 1
+ * and a report written into it; returns -1 when stdout was the closed one. */
+int sys_stdio(void);
+
 struct sys_cpu { double user_s, sys_s; };
 void sys_cpu_now(struct sys_cpu *c);          /* the whole process so far */
 uint64_t sys_rss_kib(void);                   /* peak resident set, ru_maxrss */

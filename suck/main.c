@@ -271,6 +271,10 @@ int main(int argc, char **argv)
 	uint64_t heap_kib;
 
 	opt_prog = "suck";
+	if (sys_stdio() < 0) {
+		fprintf(stderr, "suck: stdout is closed: the report would be lost (redirect it, to /dev/null if need be)\n");
+		return 1;
+	}
 	parse(argc, argv);
 	v = variants[cfg.variant];
 	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
