@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 const char *const report_fmt_names[] = { "text", "tsv", "json", NULL };
@@ -55,8 +56,13 @@ void report_f(struct report *r, const char *key, double v, int decimals)
 {
 	char *s = slot(r, key, 0);
 
-	if (s)
+	/* Not a number has no json spelling but null; text and tsv say nan or inf. */
+	if (s && !isfinite(v)) {
+		snprintf(s, sizeof r->val[0], "%s", isnan(v) ? "nan" : "inf");
+		r->quoted[r->n - 1] = 2;
+	} else if (s) {
 		snprintf(s, sizeof r->val[0], "%.*f", decimals, v);
+	}
 }
 
 int report_write(const struct report *r, enum report_fmt fmt, FILE *out)
@@ -82,8 +88,8 @@ int report_write(const struct report *r, enum report_fmt fmt, FILE *out)
 	case REPORT_JSON:
 		fputc('{', out);
 		for (unsigned i = 0; i < r->n; i++)
-			fprintf(out, "%s\"%s\":%s%s%s", i ? "," : "", r->key[i], r->quoted[i] ? "\"" : "",
-				r->val[i], r->quoted[i] ? "\"" : "");
+			fprintf(out, "%s\"%s\":%s%s%s", i ? "," : "", r->key[i], r->quoted[i] == 1 ? "\"" : "",
+				r->quoted[i] == 2 ? "null" : r->val[i], r->quoted[i] == 1 ? "\"" : "");
 		fputs("}\n", out);
 		break;
 	}

@@ -14,7 +14,7 @@ struct report {
 	unsigned n;
 	const char *key[REPORT_MAX];
 	char val[REPORT_MAX][96];
-	unsigned char quoted[REPORT_MAX]; /* a string in json */
+	unsigned char quoted[REPORT_MAX]; /* 1 a string in json, 2 null (not a number) */
 };
 
 void report_init(struct report *r);

@@ -130,6 +130,8 @@ void stats_sum(const struct stats_tracker *t, struct stats_total *out)
 	for (unsigned i = 0; i < t->flows_seen; i++)
 		if (t->flow[i].fins && t->flow[i].fin_flows > flows)
 			flows = t->flow[i].fin_flows;
+	if (flows > WIRE_MAX_FLOWS) /* wire_get_fin refuses these; a direct caller might not */
+		flows = WIRE_MAX_FLOWS;
 	out->flows = flows;
 	for (unsigned i = 0; i < flows; i++) {
 		const struct stats_flow *f = &t->flow[i];

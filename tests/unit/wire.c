@@ -32,10 +32,10 @@ static void test_round_trip(void)
 		{ WIRE_DATA, 0, 0, 0, 0 },
 		{ WIRE_DATA, 1, 1, 1, 1 },
 		{ WIRE_FIN, 7, 0xdeadbeefu, 123456789012345ull, 1700000000123456789ull },
-		{ WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, UINT64_MAX, UINT64_MAX },
-		{ WIRE_FIN, WIRE_MAX_FLOWS - 1, UINT32_MAX, UINT64_MAX, UINT64_MAX },
+		{ WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX },
+		{ WIRE_FIN, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX },
 		{ WIRE_DATA, 0x00a5, 0x01020304u, 0x0102030405060708ull, 0x1112131415161718ull },
-		{ WIRE_DATA, 0x80, 0x80000000u, 0x8000000000000000ull, 0x8000000000000001ull },
+		{ WIRE_DATA, 0x80, 0x80000000u, 0x2000000000000000ull, 0x8000000000000001ull },
 	};
 
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -161,12 +161,29 @@ static void test_reject(void)
 			CHECK(wire_get_hdr(buf, sizeof buf, &out) == -1, "reserved byte %d bit %d", i, b);
 		}
 
-	/* Everything after the fixed fields is free: any run id, seq and time are accepted. */
+	/* Any run id and time, and any sequence below 2^62, are accepted. */
 	memcpy(buf, good, sizeof buf);
 	memset(buf + 8, 0xff, 4);
 	memset(buf + 16, 0xff, 16);
+	buf[16] = 0x3f;
 	CHECK(wire_get_hdr(buf, sizeof buf, &out) == 0 && out.run_id == UINT32_MAX &&
-	      out.seq == UINT64_MAX && out.send_ns == UINT64_MAX, "all-ones run id, seq, time");
+	      out.seq == (1ull << 62) - 1 && out.send_ns == UINT64_MAX, "all-ones run id, time, seq 2^62-1");
+
+	/* A sequence number at or above 2^62 is malformed (DESIGN.md). */
+	CHECK(WIRE_SEQ_LIMIT == 1ull << 62, "WIRE_SEQ_LIMIT is 2^62");
+	static const uint64_t seqs[] = { 0, 1, (1ull << 62) - 1, 1ull << 62, (1ull << 62) + 1,
+					 1ull << 63, UINT64_MAX - 1, UINT64_MAX };
+	for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+		int want = seqs[i] < (1ull << 62) ? 0 : -1;
+		memcpy(buf, good, sizeof buf);
+		for (int b = 0; b < 8; b++)
+			buf[16 + b] = (uint8_t)(seqs[i] >> (56 - 8 * b));
+		memset(&out, 0, sizeof out);
+		CHECK(wire_get_hdr(buf, sizeof buf, &out) == want, "seq %llx", (unsigned long long)seqs[i]);
+		if (want == 0)
+			CHECK(out.seq == seqs[i], "seq %llx decoded as %llx", (unsigned long long)seqs[i],
+			      (unsigned long long)out.seq);
+	}
 }
 
 static void test_put_seq(void)
@@ -174,6 +191,15 @@ static void test_put_seq(void)
 	const struct wire_hdr h = { WIRE_DATA, 5, 0x01020304u, 1, 2 };
 	uint8_t buf[64], before[64];
 	struct wire_hdr out;
+
+	/* On a buffer that is not a header at all: only bytes 16..31 change. */
+	for (int i = 0; i < 64; i++)
+		buf[i] = (uint8_t)(i * 37 + 11);
+	memcpy(before, buf, sizeof buf);
+	wire_put_seq(buf, 0, UINT64_MAX);
+	for (int i = 0; i < 64; i++)
+		CHECK(buf[i] == (i < 16 ? before[i] : i < 24 ? 0 : i < 32 ? 0xff : before[i]),
+		      "raw buffer: byte %d is %02x after wire_put_seq", i, buf[i]);
 
 	for (int i = 0; i < 64; i++)
 		buf[i] = (uint8_t)(i * 37 + 11);
@@ -188,9 +214,12 @@ static void test_put_seq(void)
 	CHECK(wire_get_hdr(buf, sizeof buf, &out) == 0, "accepted after put_seq");
 	CHECK(out.type == WIRE_DATA && out.flow == 5 && out.run_id == 0x01020304u, "fixed fields kept");
 	CHECK(out.seq == 0x0102030405060708ull && out.send_ns == 0xa1a2a3a4a5a6a7a8ull, "seq and time");
-	wire_put_seq(buf, UINT64_MAX, 0);
-	CHECK(wire_get_hdr(buf, sizeof buf, &out) == 0 && out.seq == UINT64_MAX && out.send_ns == 0,
+	wire_put_seq(buf, WIRE_SEQ_LIMIT - 1, 0);
+	CHECK(wire_get_hdr(buf, sizeof buf, &out) == 0 && out.seq == WIRE_SEQ_LIMIT - 1 && out.send_ns == 0,
 	      "max seq, zero time");
+	wire_put_seq(buf, WIRE_SEQ_LIMIT, 0);
+	CHECK(wire_get_hdr(buf, sizeof buf, &out) == -1, "seq 2^62 written, refused on reading");
+	CHECK(be(buf + 16, 8) == WIRE_SEQ_LIMIT, "seq 2^62 bytes");
 }
 
 static void test_fin(void)
@@ -228,7 +257,8 @@ static void test_fin(void)
 
 	/* Max values. */
 	{
-		const struct wire_hdr mh = { WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, UINT64_MAX, UINT64_MAX };
+		const struct wire_hdr mh = { WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1,
+					     UINT64_MAX };
 		const struct wire_fin mf = { UINT64_MAX, UINT64_MAX, UINT64_MAX, WIRE_MAX_FLOWS };
 		wire_put_fin(buf, &mh, &mf);
 		CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == 0, "max fin accepted");
@@ -285,7 +315,11 @@ static void test_fin(void)
 	memcpy(buf, good, WIRE_FIN_LEN);
 	buf[5] = 2;
 	CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == -1, "fin with type 2");
-	/* The base case still passes with a longer buffer. */
+	/* A fin whose header sequence is past the limit. */
+	memcpy(buf, good, WIRE_FIN_LEN);
+	buf[16] = 0x40;
+	CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == -1, "fin with seq 2^62 or more");
+	/* The base case still passes. */
 	CHECK(wire_get_fin(good, WIRE_FIN_LEN, &oh, &of) == 0, "fin base case");
 }
 
@@ -293,7 +327,8 @@ static void test_fin(void)
 static int hdr_ok(const uint8_t *p, size_t len)
 {
 	return len >= 32 && p[0] == 'B' && p[1] == 'L' && p[2] == 'S' && p[3] == 'T' && p[4] == 1 &&
-	       p[5] <= 1 && be(p + 6, 2) < WIRE_MAX_FLOWS && be(p + 12, 4) == 0;
+	       p[5] <= 1 && be(p + 6, 2) < WIRE_MAX_FLOWS && be(p + 12, 4) == 0 &&
+	       be(p + 16, 8) < (1ull << 62);
 }
 
 static int fin_ok(const uint8_t *p, size_t len)
@@ -358,6 +393,8 @@ static void test_garbage(void)
 			p[6] = (r & 4) ? 1 : 0;
 		for (size_t i = 12; i < len && i < 16 && (r & 8); i++)
 			p[i] = 0;
+		if (len > 16 && (r & 128))
+			p[16] &= 0x3f;
 		if (len > 56 && (r & 16))
 			p[56] = 0;
 		if (len > 5 && (r & 32))
