@@ -92,3 +92,11 @@ clean:
 	rm -rf $(B)
 
 -include $(wildcard $(O)/*/*.d $(O)/tests/unit/*.d)
+
+# Every receive variant, 1 warm-up + 3 runs of 5 s each: about two minutes (scripts/suite says why).
+bench: all
+	sh scripts/suite
+
+# The 2014 experiment (seeds/001) beside its published table: 3 variants x 3 runs x 10 s.
+reproduce: all
+	sh scripts/reproduce

@@ -1,0 +1,56 @@
+# summary.awk: runs.tsv in, summary.tsv out: for every variant (in the order of their first run)
+# and every figure, the number of runs and the median, min and max.
+# A figure is a column whose values are all numbers; identifiers that happen to be numbers
+# (run, run ids, digests) are not figures. An empty cell is a value the tool did not report.
+BEGIN {
+	FS = OFS = "\t"
+	skip["run"] = skip["blast_run_id"] = skip["suck_run_id"] = skip["suck_digest"] = 1
+}
+NR == 1 {
+	for (i = 1; i <= NF; i++) {
+		name[i] = $i
+		if ($i == "variant")
+			vcol = i
+	}
+	nf = NF
+	if (!vcol) {
+		print "summary: no variant column in " FILENAME > "/dev/stderr"
+		exit 1
+	}
+	next
+}
+{
+	v = $vcol
+	if (!(v in nruns)) {
+		order[++nv] = v
+		nruns[v] = 0
+	}
+	r = ++nruns[v]
+	for (i = 1; i <= nf; i++) {
+		cell[v, i, r] = $i
+		if ($i != "" && !isnum($i))
+			text[i] = 1
+		if ($i != "")
+			seen[i] = 1
+	}
+}
+END {
+	if (!vcol)
+		exit 1
+	print "variant", "figure", "runs", "median", "min", "max"
+	for (k = 1; k <= nv; k++) {
+		v = order[k]
+		for (i = 1; i <= nf; i++) {
+			if ((name[i] in skip) || (i in text) || !(i in seen))
+				continue
+			n = 0
+			for (r = 1; r <= nruns[v]; r++)
+				if (cell[v, i, r] != "")
+					a[++n] = cell[v, i, r]
+			if (n == 0)
+				continue
+			sortnum(a, n)
+			print v, name[i], n, median(a, n), a[1], a[n]
+		}
+	}
+}
