@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
-#include <stdlib.h>
 #include <sys/socket.h>
 
 #include "variant.h"
@@ -16,37 +15,16 @@
 
 #define GRO_SLOT 65535 /* a coalesced buffer can be as large as any datagram */
 
-struct gro_state {
-	struct mmsghdr *msgs;
-	struct iovec *iov;
-	uint8_t *bufs;
-	char (*ctl)[CMSG_SPACE(sizeof(int))];
-};
+#define GRO_CTL CMSG_SPACE(sizeof(int))
 
 static int gro_setup(struct rx *rx)
 {
-	struct gro_state *st = calloc(1, sizeof *st);
-	unsigned batch = rx->cfg->batch;
 	int one = 1;
 
-	rx->priv = st;
-	if (!st)
-		return -1;
 	if (setsockopt(rx->fd, SOL_UDP, UDP_GRO, &one, sizeof one) < 0)
 		return VARIANT_UNSUPPORTED;
-	st->msgs = calloc(batch, sizeof *st->msgs);
-	st->iov = calloc(batch, sizeof *st->iov);
-	st->ctl = calloc(batch, sizeof *st->ctl);
-	st->bufs = malloc((size_t)batch * GRO_SLOT);
-	if (!st->msgs || !st->iov || !st->ctl || !st->bufs)
-		return -1;
-	for (unsigned i = 0; i < batch; i++) {
-		st->iov[i].iov_base = st->bufs + (size_t)i * GRO_SLOT;
-		st->iov[i].iov_len = GRO_SLOT;
-		st->msgs[i].msg_hdr.msg_iov = &st->iov[i];
-		st->msgs[i].msg_hdr.msg_iovlen = 1;
-	}
-	return 0;
+	rx->priv = rx_msgs_new(rx->cfg->batch, GRO_SLOT, GRO_CTL);
+	return rx->priv ? 0 : -1;
 }
 
 /* The segment size of a coalesced message, or 0 when it holds one datagram. */
@@ -63,27 +41,24 @@ static size_t segment_size(struct msghdr *mh)
 
 static void gro_run(struct rx *rx)
 {
-	struct gro_state *st = rx->priv;
-	unsigned batch = rx->cfg->batch;
+	struct rx_msgs *m = rx->priv;
 
 	while (!rx->done) {
 		int n;
 
 		/* msg_controllen is an in/out field: reset it before every call. */
-		for (unsigned i = 0; i < batch; i++) {
-			st->msgs[i].msg_hdr.msg_control = st->ctl[i];
-			st->msgs[i].msg_hdr.msg_controllen = sizeof st->ctl[i];
-		}
-		n = recvmmsg(rx->fd, st->msgs, batch, MSG_WAITFORONE | rx->flags, NULL);
+		for (unsigned i = 0; i < m->n; i++)
+			m->msgs[i].msg_hdr.msg_controllen = m->ctl;
+		n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | rx->flags, NULL);
 		if (n < 0) {
 			rx_recv_failed(rx, errno, "recvmmsg");
 			continue;
 		}
 		rx->bufs += (uint64_t)n;
 		for (int i = 0; i < n; i++) {
-			struct msghdr *mh = &st->msgs[i].msg_hdr;
-			const uint8_t *p = st->iov[i].iov_base;
-			size_t len = st->msgs[i].msg_len;
+			struct msghdr *mh = &m->msgs[i].msg_hdr;
+			const uint8_t *p = m->iov[i].iov_base;
+			size_t len = m->msgs[i].msg_len;
 			size_t seg = segment_size(mh);
 
 			if (mh->msg_flags & MSG_TRUNC) {
@@ -104,15 +79,7 @@ static void gro_run(struct rx *rx)
 
 static void gro_teardown(struct rx *rx)
 {
-	struct gro_state *st = rx->priv;
-
-	if (!st)
-		return;
-	free(st->msgs);
-	free(st->iov);
-	free(st->ctl);
-	free(st->bufs);
-	free(st);
+	rx_msgs_free(rx->priv);
 }
 
 const struct variant variant_gro = {

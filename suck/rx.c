@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 
 #include "net.h"
@@ -24,6 +25,48 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 	if (cfg->interval_s > 0)
 		rx->next_progress_ns = rx->start_ns + (uint64_t)(cfg->interval_s * 1e9);
 	return stats_init(&rx->trk);
+}
+
+struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
+{
+	struct rx_msgs *m = calloc(1, sizeof *m);
+
+	if (!m)
+		return NULL;
+	m->n = n;
+	m->slot = slot;
+	m->ctl = ctl;
+	m->msgs = calloc(n, sizeof *m->msgs);
+	m->iov = calloc(n, sizeof *m->iov);
+	m->bufs = malloc(n * slot);
+	m->ctls = ctl ? calloc(n, ctl) : NULL;
+	if (!m->msgs || !m->iov || !m->bufs || (ctl && !m->ctls)) {
+		rx_msgs_free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		m->iov[i].iov_base = m->bufs + i * slot;
+		m->iov[i].iov_len = slot;
+		m->msgs[i].msg_hdr.msg_iov = &m->iov[i];
+		m->msgs[i].msg_hdr.msg_iovlen = 1;
+		if (ctl) {
+			m->msgs[i].msg_hdr.msg_control = m->ctls + i * ctl;
+			m->msgs[i].msg_hdr.msg_controllen = ctl;
+		}
+	}
+	return m;
+}
+
+void rx_msgs_free(struct rx_msgs *m)
+{
+	if (!m)
+		return;
+	free(m->msgs);
+	free(m->iov);
+	free(m->bufs);
+	free(m->ctls);
+	free(m);
 }
 
 void rx_free(struct rx *rx)

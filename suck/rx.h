@@ -72,6 +72,18 @@ struct rx {
 };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh);
+
+/* Receive slots for recvmmsg, allocated once: n messages, each one buffer of slot bytes and,
+ * when ctl > 0, a control buffer of ctl bytes (reset msg_controllen before each call). */
+struct rx_msgs {
+	unsigned n;
+	size_t slot, ctl;
+	struct mmsghdr *msgs;
+	struct iovec *iov;
+	uint8_t *bufs, *ctls;
+};
+struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl); /* NULL with errno */
+void rx_msgs_free(struct rx_msgs *m);
 void rx_free(struct rx *rx);
 void rx_batch(struct rx *rx);
 void rx_idle(struct rx *rx);
