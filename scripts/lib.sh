@@ -27,6 +27,24 @@ is_secs() {
 	printf '%s\n' "$1" | awk '{ exit !($0 ~ /^([0-9]+|[0-9]*\.[0-9]+)$/ && $0 + 0 > 0) }'
 }
 
+# stop_child PID: SIGTERM, then SIGKILL if it has not ended within 3 s; reaps it.
+stop_child() {
+	[ -n "$1" ] || return 0
+	kill -TERM "$1" 2>/dev/null || true
+	sc_i=0
+	while kill -0 "$1" 2>/dev/null && [ $sc_i -lt 60 ]; do
+		sc_i=$((sc_i + 1))
+		sleep 0.05
+	done
+	kill -KILL "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
+# fmt_secs N: 75 -> "1 min 15 s"
+fmt_secs() {
+	if [ "$1" -ge 60 ]; then echo "$(($1 / 60)) min $(($1 % 60)) s"; else echo "$1 s"; fi
+}
+
 # stamp: a name for a new run directory, sortable by time.
 stamp() { date -u +%Y%m%d-%H%M%SZ; }
 
