@@ -158,21 +158,15 @@ static int open_socket(struct flow *f)
 	return 0;
 }
 
-static void *flow_main(void *arg)
+static _Atomic unsigned running; /* flows still sending: the progress loop watches it */
+
+static void *flow_thread(void *arg)
 {
 	struct flow *f = arg;
 
 	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + f->id) % sys_ncpu()) < 0)
 		fprintf(stderr, "blast: warning: sched_setaffinity: %s\n", strerror(errno));
 	flow_run(f);
-	return NULL;
-}
-
-static _Atomic unsigned running;
-
-static void *flow_thread(void *arg)
-{
-	flow_main(arg);
 	atomic_fetch_sub(&running, 1);
 	return NULL;
 }
