@@ -26,6 +26,7 @@ done_tests() { echo "$TESTNAME: $PASS passed, $FAIL failed"; [ "$FAIL" -eq 0 ]; 
 # .err, and waits (up to 10 s) for its listening line; sets PORT and SUCK_PID.
 start_suck() {
 	n=$1; shift
+	rm -f "$TMP/$n.out" "$TMP/$n.err" # a reused NAME must not show the last run's port
 	"$BIN/suck" -p 0 "$@" >"$TMP/$n.out" 2>"$TMP/$n.err" &
 	SUCK_PID=$!
 	PIDS="$PIDS $SUCK_PID"

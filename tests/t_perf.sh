@@ -1,0 +1,135 @@
+# make perf's parts, quickly and without judging speed (the machine is busy while tests run):
+# bin/bare's accounting and options, the sink that goes away after its sender, and one short
+# round of scripts/perf with every row of its table and both of its files.
+. tests/lib.sh
+
+# start_bare NAME ARGS...: bare recv or sink with -p 0 in the background, as start_suck does
+# for suck; sets PORT and BARE_PID.
+start_bare() {
+	n=$1
+	shift
+	"$BIN/bare" "$@" -p 0 >"$TMP/$n.out" 2>"$TMP/$n.err" &
+	BARE_PID=$!
+	PIDS="$PIDS $BARE_PID"
+	i=0
+	while ! grep -q 'listening on' "$TMP/$n.err" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 1000 ] || ! kill -0 "$BARE_PID" 2>/dev/null; then
+			PORT=""
+			echo "bare did not start: $(cat "$TMP/$n.err")"
+			return 1
+		fi
+		sleep 0.01
+	done
+	PORT=$(sed -n 's/^bare: listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$TMP/$n.err")
+}
+
+# bare recv -n COUNT takes exactly COUNT, with recvfrom and with recvmmsg (whose last call
+# must ask for no more than what is left).
+for b in 1 32; do
+	n=recv-b$b
+	if start_bare "$n" recv -n 1000 -b "$b" -R 1048576; then
+		"$BIN/blast" -p "$PORT" -n 1000 -r 50k -o tsv >"$TMP/$n.blast" 2>"$TMP/$n.berr"
+		check "$n: blast exits 0" test $? -eq 0
+		check "$n: bare ends on the count" wait_pid "$BARE_PID" 15
+		check "$n: received 1000 ($(field "$TMP/$n.out" received))" test "$(field "$TMP/$n.out" received)" = 1000
+		check "$n: stop count" test "$(field "$TMP/$n.out" stop)" = count
+		check "$n: blast sent 1000" test "$(field "$TMP/$n.blast" sent)" = 1000
+		check "$n: cpu per datagram reported" awk "BEGIN { exit !($(field "$TMP/$n.out" cpu_ns_per_pkt) > 0) }"
+		[ "$b" = 32 ] && check "$n: recvmmsg calls" test "$(field "$TMP/$n.out" call)" = recvmmsg
+		# Past net.core.rmem_max only as root (SO_RCVBUFFORCE), as with suck -R.
+		[ "$(id -u)" = 0 ] && check "$n: -R 1 MiB granted" test "$(field "$TMP/$n.out" rcvbuf)" = 1048576
+	else
+		fail "$n: bare recv did not start"
+	fi
+done
+
+# bare send with sendmmsg and GSO into bare recv: whole GSO messages only, none received that
+# was not sent; SIGINT stops the receiver at once, with its report.
+if start_bare gso recv -b 32; then
+	"$BIN/bare" send -p "$PORT" -s 200 -t 0.2 -b 4 -g 2 >"$TMP/gso.send" 2>"$TMP/gso.serr"
+	st=$?
+	if [ $st -eq 4 ]; then
+		skip "bare send -g: $(cat "$TMP/gso.serr")"
+	else
+		check "gso: bare send exits 0" test $st -eq 0
+	fi
+	kill -INT "$BARE_PID"
+	check "gso: bare recv ends on SIGINT" wait_pid "$BARE_PID" 10
+	if [ $st -eq 0 ]; then
+		sent=$(field "$TMP/gso.send" sent) got=$(field "$TMP/gso.out" received)
+		check "gso: sent some ($sent)" test "$sent" -gt 0
+		check "gso: sent is whole messages of 2" test $((sent % 2)) -eq 0
+		check "gso: received $got of $sent" test "$got" -gt 0 -a "$got" -le "$sent"
+		check "gso: stop signal" test "$(field "$TMP/gso.out" stop)" = signal
+		check "gso: tsv columns as blast's" test "$(field "$TMP/gso.send" gso)" = 2
+	fi
+else
+	fail "gso: bare recv did not start"
+fi
+
+# The sink with --idle goes away once its sender stops, so blast's fins end; blast's own
+# accounting is untouched.
+if start_bare sink sink --idle 0.2; then
+	"$BIN/blast" -p "$PORT" -t 0.2 -o tsv >"$TMP/sink.blast" 2>"$TMP/sink.berr"
+	check "sink: blast exits 0" test $? -eq 0
+	check "sink: goes away by itself" wait_pid "$BARE_PID" 10
+	check "sink: blast sent some" test "$(field "$TMP/sink.blast" sent)" -gt 0
+else
+	fail "sink: did not start"
+fi
+
+p=$("$BIN/bare" port)
+check "port: a port number ($p)" test "$p" -ge 1 -a "$p" -le 65535
+
+for args in "bogus" "send -p 0 -s 100 -t 1" "send -p 9 -s 100" "recv -p 0 -b 0" "recv -p 0 -n x" \
+	"send -p 9 -s 5000 -t 1 -g 64" "sink -p 0 --idle 0" "recv -p 0 extra"; do
+	# shellcheck disable=SC2086
+	"$BIN/bare" $args >/dev/null 2>"$TMP/usage.err"
+	check "bare $args: exit 2" test $? -eq 2
+done
+
+# One short round of scripts/perf into a temporary file: every row, both files.
+mkdir "$TMP/scratch"
+TMPDIR=$TMP/scratch sh scripts/perf -r 1 -t 0.3 -s 1450 -o "$TMP/perf/latest.txt" \
+	>"$TMP/perf.out" 2>"$TMP/perf.err"
+st=$?
+check "perf: exits 0 (status $st: $(tail -n 1 "$TMP/perf.err"))" test $st -eq 0
+check "perf: its temporary files removed" test -z "$(ls "$TMP/scratch")"
+T=$TMP/perf/latest.txt
+check "perf: table file" test -s "$T"
+check "perf: figures file" test -s "$TMP/perf/latest.tsv"
+check "perf: stdout is the table" cmp -s "$T" "$TMP/perf.out"
+check "perf: a progress line per measurement" test "$(grep -c '^perf: \[[0-9]*/[0-9]*\]' "$TMP/perf.err")" -ge 15
+has() { grep -q -- "$1" "$T"; }
+# A row with a figure: the first line with the label has "median [min max]", not "-".
+num() { grep -m 1 -- "$1" "$T" | grep -q '  [0-9][0-9.]* \[[0-9]'; }
+for r in "sendto     blast -b 1" "           bare send -b 1" "sendmmsg   blast -b 32" \
+	"           bare send -b 32" "recvfrom   bare recv" "           suck -m buffer" \
+	"           suck -m copy" "recvmmsg   bare recv -b 32" "           suck -m mmsg" \
+	"blast (default) into suck -m buffer (sent)"; do
+	check "perf: row '$r' with a figure" num "$r"
+done
+check "perf: blast/bare ratio rows" test "$(grep -c 'ratio blast/bare' "$T")" -eq 3
+for r in "ratio buffer/bare" "ratio copy/bare" "ratio mmsg/bare" "suck -m gro" "suck -m uring" \
+	"GSO        blast -g 45" "bare send -g 45" "blast -g 45 into suck -m gro (sent)" \
+	"suck -m gro (received)" "ratio blast/best of iperf3, sockperf"; do
+	check "perf: row '$r'" has "$r"
+done
+for t in iperf3 sockperf; do
+	if command -v $t >/dev/null 2>&1; then
+		check "perf: $t row with a figure" num "^  $t .*(sent)"
+	else
+		check "perf: $t said missing" has "missing:.*$t"
+	fi
+done
+check "perf: six targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 6
+check "perf: the machine" has '^machine: .* CPUs, Linux '
+check "perf: the command" has '^run: sh scripts/perf -r 1 -t 0.3 -s "1450" -R 100000 -B [0-9]* -g 64 '
+for args in "-r 0" "-t 0" "-s 31" "-R 10" "-B 100" "-g 1" "-x" "extra"; do
+	# shellcheck disable=SC2086
+	sh scripts/perf $args >/dev/null 2>&1
+	check "perf $args: bad usage, exit 2" test $? -eq 2
+done
+
+done_tests
