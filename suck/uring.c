@@ -15,7 +15,8 @@
 #include "variant.h"
 
 #define URING_ENTRIES 64
-#define URING_BUFS    1024   /* provided buffers: datagrams the kernel may hold for us */
+#define URING_BUFS    256    /* provided buffers: datagrams the kernel may hold for us; when
+                                * they run out, data waits in the socket until we re-arm */
 #define URING_BGID    7
 
 struct uring_state {
