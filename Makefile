@@ -97,7 +97,7 @@ clean:
 bench: all
 	sh scripts/suite
 
-# The 2014 experiment (seeds/001) beside its published table: 3 variants x 3 runs x 10 s.
+# The 2014 experiment (the lua-l post) beside its published table: 3 variants x 3 runs x 10 s.
 reproduce: all
 	sh scripts/reproduce
 

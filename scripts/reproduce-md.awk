@@ -97,7 +97,7 @@ function versus(f, b, a, what, unit, better,    nb, na, mb, lb, hb, ma, la, ha, 
 END {
 	print "# The 2014 experiment again: immutable strings vs buffers, in C"
 	print ""
-	print "Protocol of seeds/001: blast sends 1450-byte datagrams for " time " s, one sendto() each (blast -b 1);" \
+	print "Protocol of the 2014 lua-l post (Sean Conner, August 2014): blast sends 1450-byte datagrams for " time " s, one sendto() each (blast -b 1);" \
 		" the receiver counts every byte value of every datagram (suck -w histogram); " runs " run(s) per receiver." \
 		" 2014: Lua 5.1 receivers on a 2.6 GHz dual-core 32-bit Pentium, 10 s, 3 runs (results/published/lua-net-speed-2014.tsv)." \
 		" Here: " machine ". \"Memory used in K\" here is suck's heap_kib (heap in use at the end), the analog of Lua's collectgarbage('count')."
