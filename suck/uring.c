@@ -120,7 +120,9 @@ static int uring_setup(struct rx *rx)
 	st->br = mmap(NULL, st->br_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (st->br == MAP_FAILED)
 		return -1;
-	st->buf_len = sizeof(struct io_uring_recvmsg_out) + rx->cfg->bufsize;
+	/* Rounded up to a cache line: the kernel writes an io_uring_recvmsg_out (4-byte fields) at
+	 * the start of every buffer, so buffers must stay aligned whatever -s is. */
+	st->buf_len = (sizeof(struct io_uring_recvmsg_out) + rx->cfg->bufsize + 63) & ~(size_t)63;
 	st->bufs = malloc(URING_BUFS * st->buf_len);
 	if (!st->bufs)
 		return -1;
