@@ -279,11 +279,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blast: stdout is closed: the report would be lost (redirect it, to /dev/null if need be)\n");
 		return 1;
 	}
-	parse(argc, argv);
+	/* Handlers first: a signal from now on gives a report, not a silent death. */
 	if (sys_signals() < 0) {
 		fprintf(stderr, "blast: sigaction: %s\n", strerror(errno));
 		return 1;
 	}
+	parse(argc, argv);
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];
 		f->id = i;

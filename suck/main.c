@@ -275,14 +275,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "suck: stdout is closed: the report would be lost (redirect it, to /dev/null if need be)\n");
 		return 1;
 	}
-	parse(argc, argv);
-	v = variants[cfg.variant];
-	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
-		opt_die("-a '%s': %s", cfg.addr, err);
+	/* Handlers first: a signal from now on gives a report, not a silent death. */
 	if (sys_signals() < 0) {
 		fprintf(stderr, "suck: sigaction: %s\n", strerror(errno));
 		return 1;
 	}
+	parse(argc, argv);
+	v = variants[cfg.variant];
+	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
+		opt_die("-a '%s': %s", cfg.addr, err);
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int fd = open_socket(&a);
 		if (fd < 0)
