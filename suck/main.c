@@ -317,7 +317,12 @@ int main(int argc, char **argv)
 	fprintf(stderr, "suck: listening on %s\n", where);
 
 	sys_cpu_now(&c0);
-	for (unsigned i = 0; i < cfg.threads; i++) {
+	/* One socket: receive on the main thread. A process that never starts a thread keeps
+	 * glibc's single-thread fast paths (no cancellation bookkeeping around each recv call),
+	 * which is what a bare receive loop gets too. */
+	if (cfg.threads == 1)
+		worker_main(&ws[0]);
+	for (unsigned i = 0; cfg.threads > 1 && i < cfg.threads; i++) {
 		int e = pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]);
 		if (e) {
 			fprintf(stderr, "suck: pthread_create: %s\n", strerror(e));
@@ -327,7 +332,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	for (unsigned i = 0; i < cfg.threads; i++)
+	for (unsigned i = 0; cfg.threads > 1 && i < cfg.threads; i++)
 		pthread_join(ws[i].tid, NULL);
 	sys_cpu_now(&c1);
 	heap_kib = sys_heap_kib();
