@@ -267,6 +267,7 @@ int main(int argc, char **argv)
 	char where[80];
 	const char *err;
 	int rcvbuf, rc = 0;
+	unsigned started = 0;   /* threads running (-j 2 and more) */
 	int64_t kdrops = 0;
 	uint64_t heap_kib;
 
@@ -322,18 +323,21 @@ int main(int argc, char **argv)
 	 * which is what a bare receive loop gets too. */
 	if (cfg.threads == 1)
 		worker_main(&ws[0]);
-	for (unsigned i = 0; cfg.threads > 1 && i < cfg.threads; i++) {
-		int e = pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]);
+	for (started = 0; cfg.threads > 1 && started < cfg.threads; started++) {
+		int e = pthread_create(&ws[started].tid, NULL, worker_main, &ws[started]);
 		if (e) {
+			/* The threads already running stop at their next tick and are joined below;
+			 * the report covers them only. */
 			fprintf(stderr, "suck: pthread_create: %s\n", strerror(e));
 			sys_stop = 1;
-			cfg.threads = i;
 			rc = 1;
 			break;
 		}
 	}
-	for (unsigned i = 0; cfg.threads > 1 && i < cfg.threads; i++)
+	for (unsigned i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
+	if (cfg.threads > 1)
+		cfg.threads = started;
 	sys_cpu_now(&c1);
 	heap_kib = sys_heap_kib();
 	for (unsigned i = 0; i < cfg.threads; i++) {
