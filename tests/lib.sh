@@ -22,25 +22,34 @@ check() { # description command...: passes when the command succeeds
 skip() { echo "SKIP $TESTNAME: $*"; }
 done_tests() { echo "$TESTNAME: $PASS passed, $FAIL failed"; [ "$FAIL" -eq 0 ]; }
 
-# start_suck NAME ARGS...: runs suck with -p 0 in the background, output in $TMP/NAME.out and
-# .err, and waits (up to 10 s) for its listening line; sets PORT and SUCK_PID.
-start_suck() {
+# start_listener NAME CMD...: runs CMD in the background, output in $TMP/NAME.out and .err, and
+# waits (up to 10 s) for its "listening on ADDR:PORT" line; sets PORT and LISTENER_PID.
+start_listener() {
 	n=$1; shift
 	rm -f "$TMP/$n.out" "$TMP/$n.err" # a reused NAME must not show the last run's port
-	"$BIN/suck" -p 0 "$@" >"$TMP/$n.out" 2>"$TMP/$n.err" &
-	SUCK_PID=$!
-	PIDS="$PIDS $SUCK_PID"
+	"$@" >"$TMP/$n.out" 2>"$TMP/$n.err" &
+	LISTENER_PID=$!
+	PIDS="$PIDS $LISTENER_PID"
 	i=0
 	while ! grep -q 'listening on' "$TMP/$n.err" 2>/dev/null; do
 		i=$((i + 1))
-		if [ $i -gt 1000 ] || ! kill -0 "$SUCK_PID" 2>/dev/null; then
+		if [ $i -gt 1000 ] || ! kill -0 "$LISTENER_PID" 2>/dev/null; then
 			PORT=""
-			echo "suck did not start: $(cat "$TMP/$n.err")"
+			echo "$(basename "$1") did not start: $(cat "$TMP/$n.err")"
 			return 1
 		fi
 		sleep 0.01
 	done
 	PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\)$/\1/p' "$TMP/$n.err" | head -n 1)
+}
+
+# start_suck NAME ARGS...: suck -p 0 ARGS through start_listener; sets PORT and SUCK_PID.
+start_suck() {
+	ss_n=$1; shift
+	start_listener "$ss_n" "$BIN/suck" -p 0 "$@"
+	ss_st=$?
+	SUCK_PID=$LISTENER_PID
+	return $ss_st
 }
 
 # wait_pid PID SECS: waits for a process to end, at most SECS; 1 if it did not.
@@ -67,5 +76,20 @@ wait_received() {
 	while ! grep -q 'received *[1-9]' "$TMP/$1.err" && [ $i -lt 1000 ]; do
 		i=$((i + 1))
 		sleep 0.01
+	done
+}
+
+# col FILE NAME: the column NAME of every row of a tsv file with a header line (status 1, and
+# nothing printed, when there is no such column).
+col() {
+	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; if (!c) exit 1; next }
+		{ print $c }' "$1"
+}
+
+# has_cols FILE NAME...: the header line has every NAME.
+has_cols() {
+	hc_f=$1; shift
+	for hc in "$@"; do
+		head -n 1 "$hc_f" | tr '\t' '\n' | grep -qx "$hc" || { echo "no column $hc in $hc_f"; return 1; }
 	done
 }

@@ -11,16 +11,6 @@ children_of() {
 	cat /proc/[0-9]*/status 2>/dev/null | awk -v p="$1" '
 		/^Name:/ { n = $2 } /^Pid:/ { me = $2 } /^PPid:/ { if ($2 == p) print me, n }'
 }
-# col FILE NAME: the column NAME of every row of a tsv file with a header line
-col() {
-	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next } { print (c ? $c : "MISSING") }' "$1"
-}
-has_cols() { # FILE COLUMNS...: the header has every column
-	hc_f=$1; shift
-	for hc in "$@"; do
-		head -n 1 "$hc_f" | tr '\t' '\n' | grep -qx "$hc" || { echo "no column $hc in $hc_f"; return 1; }
-	done
-}
 no_staged() { # NAME: no staging directory .NAME.PID.tmp left in TMP
 	for ns in "$TMP"/.$1.*; do [ ! -e "$ns" ] || return 1; done
 }

@@ -3,25 +3,12 @@
 # round of scripts/perf with every row of its table and both of its files.
 . tests/lib.sh
 
-# start_bare NAME ARGS...: bare recv or sink with -p 0 in the background, as start_suck does
-# for suck; sets PORT and BARE_PID.
-start_bare() {
-	n=$1
-	shift
-	"$BIN/bare" "$@" -p 0 >"$TMP/$n.out" 2>"$TMP/$n.err" &
-	BARE_PID=$!
-	PIDS="$PIDS $BARE_PID"
-	i=0
-	while ! grep -q 'listening on' "$TMP/$n.err" 2>/dev/null; do
-		i=$((i + 1))
-		if [ $i -gt 1000 ] || ! kill -0 "$BARE_PID" 2>/dev/null; then
-			PORT=""
-			echo "bare did not start: $(cat "$TMP/$n.err")"
-			return 1
-		fi
-		sleep 0.01
-	done
-	PORT=$(sed -n 's/^bare: listening on 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$TMP/$n.err")
+start_bare() { # NAME ARGS...: bin/bare ARGS -p 0 through start_listener; sets PORT and BARE_PID
+	sb_n=$1; shift
+	start_listener "$sb_n" "$BIN/bare" "$@" -p 0
+	sb_st=$?
+	BARE_PID=$LISTENER_PID
+	return $sb_st
 }
 
 # bare recv -n COUNT takes exactly COUNT, with recvfrom and with recvmmsg (whose last call

@@ -5,17 +5,6 @@
 # and to inject failures; t_suite_signal.sh checks interrupts.
 . tests/lib.sh
 
-# col FILE NAME: the values of column NAME of a tsv file, one per line (header excluded)
-col() {
-	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; if (!c) exit 1; next }
-		{ print $c }' "$1"
-}
-has_cols() { # FILE NAME...: the header has every NAME
-	f=$1; shift
-	for n in "$@"; do
-		head -n 1 "$f" | tr '\t' '\n' | grep -qx "$n" || { echo "no column $n in $f"; return 1; }
-	done
-}
 no_tmp() { # DIR: nothing half-written left in DIR
 	[ -z "$(find "$1" -name '*.tmp' 2>/dev/null | head -n 1)" ]
 }

@@ -6,15 +6,6 @@
 . tests/lib.sh
 export BIN
 
-col() { # FILE NAME: the column NAME of every row of a tsv file with a header line
-	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next } { print (c ? $c : "MISSING") }' "$1"
-}
-has_cols() { # FILE COLUMNS...: the header has every column
-	hc_f=$1; shift
-	for hc in "$@"; do
-		head -n 1 "$hc_f" | tr '\t' '\n' | grep -qx "$hc" || { echo "no column $hc in $hc_f"; return 1; }
-	done
-}
 TRIAL_COLS="variant size trial asked_pps offered_pps delivered_pps delivered_mbps loss_pct sent valid lost
 dropped elsewhere received suck_pps rate_pct gap_p50_us gap_p99_us gap_max_us blast_errors suck_stop"
 # consistent FILE: every row adds up: sent == valid + lost, dropped <= lost, delivered <= offered
