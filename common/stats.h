@@ -30,7 +30,20 @@ int stats_init(struct stats_tracker *t);
 void stats_free(struct stats_tracker *t);
 /* seq must be below WIRE_SEQ_LIMIT (wire_get_hdr refuses others); one that is not is
  * counted late, never valid, so highest + 1 always fits in 64 bits. */
-void stats_seq(struct stats_tracker *t, unsigned flow, uint64_t seq);
+void stats_seq_slow(struct stats_tracker *t, unsigned flow, uint64_t seq);
+static inline void stats_seq(struct stats_tracker *t, unsigned flow, uint64_t seq)
+{
+	struct stats_flow *f = &t->flow[flow];
+
+	/* The common case, inline: the next sequence of a flow already seen. */
+	if (seq == f->next && flow < t->flows_seen && seq < WIRE_SEQ_LIMIT) {
+		f->bits[seq % STATS_WINDOW / 64] |= 1ull << (seq % 64);
+		f->next = seq + 1;
+		f->valid++;
+		return;
+	}
+	stats_seq_slow(t, flow, seq);
+}
 /* Records a fin; returns 1 when it is the first fin of that flow. */
 int stats_fin(struct stats_tracker *t, unsigned flow, uint64_t sent, uint64_t bytes, uint64_t ns,
 	      uint16_t flows);

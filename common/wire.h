@@ -3,8 +3,10 @@
  * a length or a field: a short or malformed buffer is rejected, not read past. */
 #ifndef WIRE_H
 #define WIRE_H
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define WIRE_MAGIC      0x424c5354u /* "BLST" */
 #define WIRE_VERSION    1
@@ -33,8 +35,28 @@ struct wire_fin {
 void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h);
 /* Only the fields that change from one datagram to the next: cheap enough for the send loop. */
 void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns);
-/* 0 and *h filled when buf holds a well-formed header; -1 otherwise. */
-int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *h);
+
+static inline uint16_t wire_get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, sizeof v); return be16toh(v); }
+static inline uint32_t wire_get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof v); return be32toh(v); }
+static inline uint64_t wire_get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, sizeof v); return be64toh(v); }
+
+/* 0 and *h filled when buf holds a well-formed header; -1 otherwise. Inline: suck runs it
+ * for every datagram. */
+static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *h)
+{
+	if (len < WIRE_HDR_LEN || wire_get32(buf) != WIRE_MAGIC || buf[4] != WIRE_VERSION)
+		return -1;
+	if (buf[5] != WIRE_DATA && buf[5] != WIRE_FIN)
+		return -1;
+	if (wire_get16(buf + 6) >= WIRE_MAX_FLOWS || wire_get32(buf + 12) != 0)
+		return -1;
+	h->type = buf[5];
+	h->flow = wire_get16(buf + 6);
+	h->run_id = wire_get32(buf + 8);
+	h->seq = wire_get64(buf + 16);
+	h->send_ns = wire_get64(buf + 24);
+	return h->seq < WIRE_SEQ_LIMIT ? 0 : -1;
+}
 
 /* Writes a whole fin (header of type WIRE_FIN + totals); returns its length, WIRE_FIN_LEN. */
 size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f);
