@@ -77,10 +77,12 @@ struct flow {
 	int fatal;              /* errno that ended the flow, 0 if none */
 	int refused_warned;
 	_Atomic uint64_t progress_sent;
+	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */
 };
 
 int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
 void flow_run(struct flow *f);  /* the send loop, then the fins */
+uint64_t blast_progress(uint64_t now); /* prints a progress line; returns when the next is due */
 
 #endif

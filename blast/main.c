@@ -49,7 +49,7 @@ static void usage(FILE *out)
 "                       with --raw from 1\n"
 "  -r, --rate PPS       datagrams per second over all flows (0 = as fast as possible)\n"
 "  -b, --batch N        messages per send call: 1 = one sendto each, like the 2014\n"
-"                       blast.c; more = sendmmsg, 1..%d (32)\n"
+"                       blast.c; more = sendmmsg, 1..%d (32; with -g, 1)\n"
 "  -g, --gso SEGS       UDP GSO: SEGS datagrams per message, 1..%d (1 = off)\n"
 "  -j, --flows N        N flows, one thread and one socket each, 1..%d (1)\n"
 "      --run-id ID      run id in every header, 1..4294967295 (random)\n"
@@ -79,7 +79,7 @@ static void parse(int argc, char **argv)
 		{ "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *err;
-	int c, time_set = 0, payload_set = 0;
+	int c, time_set = 0, payload_set = 0, batch_set = 0;
 	unsigned max;
 
 	opterr = 0;
@@ -91,7 +91,7 @@ static void parse(int argc, char **argv)
 		case 'n': cfg.count = opt_u64("-n", optarg, OPT_COUNT, 1, UINT64_MAX / 2); break;
 		case 's': size_arg = optarg; break;
 		case 'r': cfg.rate = opt_u64("-r", optarg, OPT_COUNT, 0, 1000000000); break;
-		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, BLAST_MAX_BATCH); break;
+		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, BLAST_MAX_BATCH); batch_set = 1; break;
 		case 'g': cfg.segs = (unsigned)opt_u64("-g", optarg, OPT_PLAIN, 1, BLAST_MAX_SEGS); break;
 		case 'j': cfg.flows = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, BLAST_MAX_FLOWS); break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
@@ -121,6 +121,10 @@ static void parse(int argc, char **argv)
 	if (cfg.raw && payload_set && cfg.payload != PAYLOAD_RANDOM)
 		fprintf(stderr, "blast: note: --raw with --payload %s: no header, %s bytes\n",
 			payload_names[cfg.payload], payload_names[cfg.payload]);
+	/* A GSO message is up to 64 KiB already: one per call unless -b asks for more. 32 of
+	 * them (2 MiB a call) spill out of the cache and cost more per datagram than one. */
+	if (cfg.segs > 1 && !batch_set)
+		cfg.batch = 1;
 	if (cfg.segs > 1 && (uint64_t)cfg.segs * cfg.size > max)
 		opt_die("-g %u with -s %u: a GSO message is at most %u bytes; use -g %u or less",
 			cfg.segs, cfg.size, max, max / cfg.size ? max / cfg.size : 1);
@@ -171,26 +175,38 @@ static void *flow_thread(void *arg)
 	return NULL;
 }
 
-static void watch(struct flow *fs, uint64_t t0)
-{
-	uint64_t next = t0 + (uint64_t)(cfg.interval_s * 1e9), last_sent = 0, last_t = t0;
+/* Progress lines (-i): the flows' totals, read without stopping them. */
+static struct {
+	struct flow *fs;
+	uint64_t t0, next, last_sent, last_t;
+} prog;
 
+uint64_t blast_progress(uint64_t now)
+{
+	uint64_t sent = 0, every = (uint64_t)(cfg.interval_s * 1e9);
+
+	for (unsigned i = 0; i < cfg.flows; i++)
+		sent += atomic_load_explicit(&prog.fs[i].progress_sent, memory_order_relaxed);
+	fprintf(stderr, "blast: %7.1f s  sent %12llu  %10.0f pps\n", (double)(now - prog.t0) / 1e9,
+		(unsigned long long)sent, (double)(sent - prog.last_sent) * 1e9 / (double)(now - prog.last_t));
+	prog.last_sent = sent;
+	prog.last_t = now;
+	prog.next += every;
+	if (prog.next <= now) /* after a stall: no burst of catch-up lines */
+		prog.next = now + every;
+	return prog.next;
+}
+
+/* With flows on threads, the main thread wakes every 20 ms to print progress when due. */
+static void watch(void)
+{
 	while (atomic_load(&running)) {
 		struct timespec ts = { 0, 20000000 };
-		uint64_t now, sent = 0;
+		uint64_t now;
 
 		nanosleep(&ts, NULL);
-		if (cfg.interval_s <= 0 || (now = sys_mono_ns()) < next)
-			continue;
-		for (unsigned i = 0; i < cfg.flows; i++)
-			sent += atomic_load_explicit(&fs[i].progress_sent, memory_order_relaxed);
-		fprintf(stderr, "blast: %7.1f s  sent %12llu  %10.0f pps\n", (double)(now - t0) / 1e9,
-			(unsigned long long)sent, (double)(sent - last_sent) * 1e9 / (double)(now - last_t));
-		last_sent = sent;
-		last_t = now;
-		next += (uint64_t)(cfg.interval_s * 1e9);
-		if (next <= now)
-			next = now + (uint64_t)(cfg.interval_s * 1e9);
+		if (cfg.interval_s > 0 && (now = sys_mono_ns()) >= prog.next)
+			blast_progress(now);
 	}
 }
 
@@ -301,17 +317,30 @@ int main(int argc, char **argv)
 	}
 	sys_cpu_now(&c0);
 	t0 = sys_mono_ns();
+	prog.fs = fs;
+	prog.t0 = prog.last_t = t0;
+	prog.next = t0 + (uint64_t)(cfg.interval_s * 1e9);
 	atomic_store(&running, cfg.flows);
-	for (unsigned i = 0; i < cfg.flows; i++) {
-		int e = pthread_create(&fs[i].tid, NULL, flow_thread, &fs[i]);
-		if (e) {
-			fprintf(stderr, "blast: pthread_create: %s\n", strerror(e));
-			return 1;
+	if (cfg.flows == 1) {
+		/* One flow sends on the main thread, checking for progress lines itself: a process
+		 * that never starts a thread keeps glibc's single-thread fast path around each send
+		 * call (no cancellation bookkeeping), which is what a bare send loop gets too. */
+		if (cfg.interval_s > 0)
+			fs[0].progress_ns = prog.next;
+		flow_thread(&fs[0]);
+	} else {
+		for (unsigned i = 0; i < cfg.flows; i++) {
+			int e = pthread_create(&fs[i].tid, NULL, flow_thread, &fs[i]);
+			if (e) {
+				fprintf(stderr, "blast: pthread_create: %s\n", strerror(e));
+				return 1;
+			}
 		}
+		watch();
 	}
-	watch(fs, t0);
 	for (unsigned i = 0; i < cfg.flows; i++) {
-		pthread_join(fs[i].tid, NULL);
+		if (cfg.flows > 1)
+			pthread_join(fs[i].tid, NULL);
 		sent += fs[i].sent;
 		if (fs[i].fatal && !rc) {
 			fprintf(stderr, "blast: send: %s\n", strerror(fs[i].fatal));

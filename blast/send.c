@@ -190,6 +190,8 @@ void flow_run(struct flow *f)
 		uint64_t prev = f->end_ns;
 		f->end_ns = now = sys_mono_ns();
 		gaps_add(&f->gaps, now - prev);
+		if (f->progress_ns && now >= f->progress_ns)
+			f->progress_ns = blast_progress(now);
 	}
 	/* end_ns is the return of the last send call: the flow's send window. */
 	if (!cfg->raw)
