@@ -87,20 +87,23 @@ T=$TMP/perf/latest.txt
 check "perf: table file" test -s "$T"
 check "perf: figures file" test -s "$TMP/perf/latest.tsv"
 check "perf: stdout is the table" cmp -s "$T" "$TMP/perf.out"
-check "perf: a progress line per measurement" test "$(grep -c '^perf: \[[0-9]*/[0-9]*\]' "$TMP/perf.err")" -ge 15
+check "perf: a progress line per measurement" test "$(grep -c '^perf: \[[0-9]*/[0-9]*\]' "$TMP/perf.err")" -ge 11
 has() { grep -q -- "$1" "$T"; }
 # A row with a figure: the first line with the label has "median [min max]", not "-".
 num() { grep -m 1 -- "$1" "$T" | grep -q '  [0-9][0-9.]* \[[0-9]'; }
 for r in "sendto     blast -b 1" "           bare send -b 1" "sendmmsg   blast -b 32" \
-	"           bare send -b 32" "recvfrom   bare recv" "           suck -m buffer" \
-	"           suck -m copy" "recvmmsg   bare recv -b 32" "           suck -m mmsg" \
-	"blast (default) into suck -m buffer (sent)"; do
+	"           bare send -b 32" "recvfrom   suck -m buffer" "             bare recv" \
+	"             ratio buffer/bare" "           suck -m copy" "recvmmsg   suck -m mmsg" \
+	"             bare recv -b 32" "             ratio mmsg/bare" \
+	"blast (default) into suck -m buffer (sent)" "blast -g 45 alone into a sink"; do
 	check "perf: row '$r' with a figure" num "$r"
 done
 check "perf: blast/bare ratio rows" test "$(grep -c 'ratio blast/bare' "$T")" -eq 3
-for r in "ratio buffer/bare" "ratio copy/bare" "ratio mmsg/bare" "suck -m gro" "suck -m uring" \
+# Every receive pair has its own bare twin and ratio row.
+check "perf: a bare twin per receive pair" test "$(grep -cE '^ +bare recv' "$T")" -eq 5
+for r in "ratio copy/bare" "ratio gro/bare" "ratio uring/bare" "suck -m gro" "suck -m uring" \
 	"GSO        blast -g 45" "bare send -g 45" "blast -g 45 into suck -m gro (sent)" \
-	"suck -m gro (received)" "ratio blast/best of iperf3, sockperf"; do
+	"suck -m gro (received)" "ratio blast/best of iperf3, sockperf" "at the same time on one CPU"; do
 	check "perf: row '$r'" has "$r"
 done
 for t in iperf3 sockperf; do
