@@ -8,9 +8,14 @@
 
 #include "net.h"
 
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103        /* <netinet/udp.h> before glibc 2.28 lacks it */
+#endif
+
 #define BLAST_MAX_FLOWS 64
 #define BLAST_MAX_BATCH 1024
 #define BLAST_MAX_SEGS  64     /* UDP_MAX_SEGMENTS in older kernels */
+#define BLAST_PLAIN_BATCH 32   /* -b's default without GSO */
 #define BLAST_ERRNOS    160    /* errors are counted per errno below this */
 #define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
 
@@ -27,6 +32,8 @@ struct blast_cfg {
 	uint64_t rate;         /* datagrams per second over all flows, 0 = as fast as possible */
 	unsigned batch;        /* messages per send call */
 	unsigned segs;         /* datagrams per message (UDP GSO), 1 = no GSO */
+	int gso_auto;          /* segs chosen by blast, not -g: a route that refuses GSO falls
+				  back to sendmmsg of BLAST_PLAIN_BATCH instead of failing */
 	unsigned flows;
 	uint32_t run_id;
 	int raw;
@@ -64,6 +71,8 @@ struct flow {
 	unsigned id;
 	int fd;
 	const struct blast_cfg *cfg;
+	unsigned batch, segs;   /* this flow's send calls: cfg's, or plain after a GSO fallback */
+	unsigned slots;         /* messages f->msgs and f->iov have room for */
 	uint64_t quota;         /* datagrams this flow may send, 0 = no limit */
 	uint8_t *bufs;          /* batch * segs datagrams, back to back */
 	struct mmsghdr *msgs;

@@ -18,10 +18,6 @@
 #include "sys.h"
 #include "wire.h"
 
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-
 static const char *const payload_names[] = { "random", "zero", "pattern", NULL };
 static const char *const stop_names[] = { "time", "count", "signal", "error" };
 
@@ -30,8 +26,8 @@ static struct blast_cfg cfg = {
 	.port = 22222,
 	.time_s = 10,
 	.size = 1450,
-	.batch = 32,            /* sendmmsg: one system call per 32 datagrams; -b 1 is blast.c */
-	.segs = 1,
+	.batch = BLAST_PLAIN_BATCH, /* sendmmsg: one system call per 32 datagrams; -b 1 is blast.c */
+	.segs = 0,              /* 0 until parsed: automatic (see parse) */
 	.flows = 1,
 	.cpu = -1,
 };
@@ -49,8 +45,10 @@ static void usage(FILE *out)
 "                       with --raw from 1\n"
 "  -r, --rate PPS       datagrams per second over all flows (0 = as fast as possible)\n"
 "  -b, --batch N        messages per send call: 1 = one sendto each, like the 2014\n"
-"                       blast.c; more = sendmmsg, 1..%d (32; with -g, 1)\n"
-"  -g, --gso SEGS       UDP GSO: SEGS datagrams per message, 1..%d (1 = off)\n"
+"                       blast.c; more = sendmmsg, 1..%d (32; with GSO, 1)\n"
+"  -g, --gso SEGS       UDP GSO: SEGS datagrams per message, 1..%d (1 = off). Without\n"
+"                       -g, -b and -r: as many as fit in 64 KiB, or sendmmsg -b 32 where\n"
+"                       the kernel or the route refuses GSO\n"
 "  -j, --flows N        N flows, one thread and one socket each, 1..%d (1)\n"
 "      --run-id ID      run id in every header, 1..4294967295 (random)\n"
 "      --raw            no header: random bytes only, like blast.c (suck cannot count loss)\n"
@@ -121,6 +119,18 @@ static void parse(int argc, char **argv)
 	if (cfg.raw && payload_set && cfg.payload != PAYLOAD_RANDOM)
 		fprintf(stderr, "blast: note: --raw with --payload %s: no header, %s bytes\n",
 			payload_names[cfg.payload], payload_names[cfg.payload]);
+	/* Unpaced and unshaped, blast takes the fastest way the kernel has: GSO messages of as
+	 * many datagrams as fit in 64 KiB. Each leaves as separate datagrams, each with its own
+	 * header; a route that refuses GSO gets sendmmsg instead (send.c). -b, -g or -r: the
+	 * user chose the shape of the calls, and blast keeps to it. */
+	if (!cfg.segs) {
+		unsigned fit = max / cfg.size;
+		cfg.segs = 1;
+		if (!batch_set && !cfg.rate && fit >= 2) {
+			cfg.segs = fit < BLAST_MAX_SEGS ? fit : BLAST_MAX_SEGS;
+			cfg.gso_auto = 1;
+		}
+	}
 	/* A GSO message is up to 64 KiB already: one per call unless -b asks for more. 32 of
 	 * them (2 MiB a call) spill out of the cache and cost more per datagram than one. */
 	if (cfg.segs > 1 && !batch_set)
@@ -154,6 +164,13 @@ static int open_socket(struct flow *f)
 	if (cfg.segs > 1) {
 		int seg = (int)cfg.size;
 		if (setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg) < 0) {
+			if (cfg.gso_auto) {
+				/* No thread runs yet: every flow falls back alike. */
+				cfg.gso_auto = 0;
+				cfg.segs = 1;
+				cfg.batch = BLAST_PLAIN_BATCH;
+				return 0;
+			}
 			fprintf(stderr, "blast: setsockopt UDP_SEGMENT: %s (this kernel has no UDP GSO)\n",
 				strerror(errno));
 			exit(4);
@@ -273,8 +290,8 @@ static void add_report(struct report *r, struct flow *fs, const struct sys_cpu *
 	report_f(r, "cpu_ns_per_pkt", sent ? cpu * 1e9 / (double)sent : 0, 1);
 	report_u64(r, "rss_kib", sys_rss_kib());
 	report_u64(r, "flows", cfg.flows);
-	report_u64(r, "batch", cfg.batch);
-	report_u64(r, "gso", cfg.segs);
+	report_u64(r, "batch", fs[0].batch);
+	report_u64(r, "gso", fs[0].segs);
 	report_u64(r, "rate", cfg.rate);
 	report_str(r, "payload", payload_names[cfg.payload]);
 	report_u64(r, "raw", (uint64_t)cfg.raw);

@@ -2,6 +2,9 @@
  * each (sendto for one datagram, send for one GSO message, sendmmsg for more); the clock is
  * read once per call, for the time limit, the rate and the send time in every header. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,29 +31,63 @@ static void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
 	}
 }
 
-int flow_setup(struct flow *f)
+/* Points message m at its part of the buffer for the flow's current shape. */
+static void shape(struct flow *f, unsigned slots)
 {
-	const struct blast_cfg *cfg = f->cfg;
-	size_t per_msg = (size_t)cfg->segs * cfg->size;
-	size_t total = cfg->batch * per_msg;
+	size_t per_msg = (size_t)f->segs * f->cfg->size;
 
-	f->bufs = malloc(total);
-	f->msgs = calloc(cfg->batch, sizeof *f->msgs);
-	f->iov = calloc(cfg->batch, sizeof *f->iov);
-	if (!f->bufs || !f->msgs || !f->iov)
-		return -1;
-	fill_payload(cfg, f->bufs, total);
-	for (unsigned m = 0; m < cfg->batch; m++) {
+	for (unsigned m = 0; m < slots; m++) {
 		f->iov[m].iov_base = f->bufs + m * per_msg;
 		f->msgs[m].msg_hdr.msg_iov = &f->iov[m];
 		f->msgs[m].msg_hdr.msg_iovlen = 1;
 	}
+}
+
+int flow_setup(struct flow *f)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	/* Room for the shape of the calls, and for the plain one an automatic GSO falls back to. */
+	size_t dgrams = (size_t)cfg->batch * cfg->segs;
+	unsigned slots = cfg->batch;
+
+	if (cfg->gso_auto) {
+		if (dgrams < BLAST_PLAIN_BATCH)
+			dgrams = BLAST_PLAIN_BATCH;
+		if (slots < BLAST_PLAIN_BATCH)
+			slots = BLAST_PLAIN_BATCH;
+	}
+	f->batch = cfg->batch;
+	f->segs = cfg->segs;
+	f->slots = slots;
+	f->bufs = malloc(dgrams * cfg->size);
+	f->msgs = calloc(slots, sizeof *f->msgs);
+	f->iov = calloc(slots, sizeof *f->iov);
+	if (!f->bufs || !f->msgs || !f->iov)
+		return -1;
+	fill_payload(cfg, f->bufs, dgrams * cfg->size);
+	shape(f, cfg->batch);
 	if (!cfg->raw) {
 		struct wire_hdr h = { .type = WIRE_DATA, .flow = (uint16_t)f->id, .run_id = cfg->run_id };
-		for (size_t d = 0; d < (size_t)cfg->batch * cfg->segs; d++)
+		for (size_t d = 0; d < dgrams; d++)
 			wire_put_hdr(f->bufs + d * cfg->size, &h);
 	}
 	return 0;
+}
+
+/* The route refused a GSO message (a device without checksum offload, IPsec, a path MTU
+ * below the datagram size...): this flow goes on with sendmmsg, as without GSO. */
+static void gso_fallback(struct flow *f, int e)
+{
+	static atomic_int said;
+	int off = 0;
+
+	setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &off, sizeof off);
+	f->segs = 1;
+	f->batch = BLAST_PLAIN_BATCH;
+	shape(f, f->batch);
+	if (!atomic_exchange(&said, 1))
+		fprintf(stderr, "blast: note: the route refused UDP GSO (%s); sending with sendmmsg -b %u\n",
+			strerrorname_np(e) ? strerrorname_np(e) : strerror(e), BLAST_PLAIN_BATCH);
 }
 
 void flow_free(struct flow *f)
@@ -71,7 +108,7 @@ static unsigned layout(struct flow *f, unsigned dgrams, uint64_t send_ns)
 		for (unsigned d = 0; d < dgrams; d++)
 			wire_put_seq(f->bufs + (size_t)d * cfg->size, f->sent + d, send_ns);
 	for (unsigned left = dgrams; left > 0; msgs++) {
-		unsigned k = left < cfg->segs ? left : cfg->segs;
+		unsigned k = left < f->segs ? left : f->segs;
 		f->iov[msgs].iov_len = (size_t)k * cfg->size;
 		left -= k;
 	}
@@ -140,7 +177,7 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 void flow_run(struct flow *f)
 {
 	const struct blast_cfg *cfg = f->cfg;
-	unsigned per_call = cfg->batch * cfg->segs;
+	unsigned per_call = f->batch * f->segs;
 	uint64_t now = sys_mono_ns();
 	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
 	uint64_t deadline = cfg->time_s > 0 ? now + (uint64_t)(cfg->time_s * 1e9) : 0;
@@ -172,7 +209,12 @@ void flow_run(struct flow *f)
 			continue;
 		n = send_call(f, want, now + wall);
 		f->calls++;
-		if (n < 0) {
+		if (n < 0 && f->segs > 1 && cfg->gso_auto &&
+		    (errno == EIO || errno == EMSGSIZE || errno == EINVAL || errno == EOPNOTSUPP)) {
+			/* Nothing of this call left: its sequence numbers go out again, unsegmented. */
+			gso_fallback(f, errno);
+			per_call = f->batch * f->segs;
+		} else if (n < 0) {
 			int e = errno;
 			if (e != EINTR)
 				count_error(f, e);
