@@ -72,7 +72,6 @@ struct flow {
 	int fd;
 	const struct blast_cfg *cfg;
 	unsigned batch, segs;   /* this flow's send calls: cfg's, or plain after a GSO fallback */
-	unsigned slots;         /* messages f->msgs and f->iov have room for */
 	uint64_t quota;         /* datagrams this flow may send, 0 = no limit */
 	uint8_t *bufs;          /* batch * segs datagrams, back to back */
 	struct mmsghdr *msgs;

@@ -31,12 +31,12 @@ static void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
 	}
 }
 
-/* Points message m at its part of the buffer for the flow's current shape. */
-static void shape(struct flow *f, unsigned slots)
+/* Points the first msgs messages at their parts of the buffer, for the flow's current shape. */
+static void shape(struct flow *f, unsigned msgs)
 {
 	size_t per_msg = (size_t)f->segs * f->cfg->size;
 
-	for (unsigned m = 0; m < slots; m++) {
+	for (unsigned m = 0; m < msgs; m++) {
 		f->iov[m].iov_base = f->bufs + m * per_msg;
 		f->msgs[m].msg_hdr.msg_iov = &f->iov[m];
 		f->msgs[m].msg_hdr.msg_iovlen = 1;
@@ -58,7 +58,6 @@ int flow_setup(struct flow *f)
 	}
 	f->batch = cfg->batch;
 	f->segs = cfg->segs;
-	f->slots = slots;
 	f->bufs = malloc(dgrams * cfg->size);
 	f->msgs = calloc(slots, sizeof *f->msgs);
 	f->iov = calloc(slots, sizeof *f->iov);
