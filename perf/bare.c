@@ -39,6 +39,7 @@
 #endif
 
 #define BARE_BUF 65535      /* receive buffer per datagram, suck's default -s */
+#define BARE_STRIDE (65536 + 17 * 64) /* buffer to buffer, as suck lays them out (rx.c) */
 #define BARE_FLUSH 64       /* recvfrom: datagrams between clock reads, suck's RX_FLUSH */
 #define BARE_IDLE_S 2       /* recv: stop this long after the last datagram */
 #define BARE_MAX_BATCH 1024
@@ -313,7 +314,7 @@ static void do_recv(void)
 {
 	struct mmsghdr *msgs = calloc(cfg_batch, sizeof *msgs);
 	struct iovec *iov = calloc(cfg_batch, sizeof *iov);
-	uint8_t *buf = malloc((size_t)cfg_batch * BARE_BUF);
+	uint8_t *buf = aligned_alloc(4096, (size_t)cfg_batch * BARE_STRIDE);
 	uint64_t got = 0, calls = 0, first = 0, last = 0;
 	const char *why = "count";
 	unsigned since_clock = 0;
@@ -327,7 +328,7 @@ static void do_recv(void)
 	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &optlen) < 0)
 		error(1, errno, "getsockopt SO_RCVBUF");
 	for (unsigned m = 0; m < cfg_batch; m++) {
-		iov[m].iov_base = buf + (size_t)m * BARE_BUF;
+		iov[m].iov_base = buf + (size_t)m * BARE_STRIDE;
 		iov[m].iov_len = BARE_BUF;
 		msgs[m].msg_hdr.msg_iov = &iov[m];
 		msgs[m].msg_hdr.msg_iovlen = 1;

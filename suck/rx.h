@@ -78,6 +78,7 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 struct rx_msgs {
 	unsigned n;
 	size_t slot, ctl;
+	size_t stride;         /* bytes from one buffer to the next, slot or more */
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 	uint8_t *bufs, *ctls;
