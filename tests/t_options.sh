@@ -76,4 +76,11 @@ check "suck takes units" "$BIN/suck" -p 0 -t 10ms -R 256k -s 2k -w checksum:2 -o
 check "suck takes long options" "$BIN/suck" --port 0 --time 10ms --variant mmsg --batch 1k --threads 2
 check "blast takes units" "$BIN/blast" -p 9 -n 1 -s 1k -r 1M -t 1m -o tsv
 
+# Batch defaults: 32 datagrams per recvmmsg for mmsg, 8 buffers (up to 64 KiB each) for gro;
+# -b overrides both.
+batch_of() { "$BIN/suck" -p 0 -t 10ms -o tsv "$@" 2>/dev/null | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "batch") c = i } NR == 2 { print $c }'; }
+check "suck -m mmsg: batch 32 ($(batch_of -m mmsg))" test "$(batch_of -m mmsg)" = 32
+check "suck -m gro: batch 8 ($(batch_of -m gro))" test "$(batch_of -m gro)" = 8
+check "suck -m gro -b 32: batch 32" test "$(batch_of -m gro -b 32)" = 32
+
 done_tests
