@@ -21,6 +21,17 @@ CHILD_PID=
 STAGE=
 WORKDIR=
 
+# trial_shape: "-b 32" unless BLAST_ARGS shapes the send calls itself (-b, -g). Every trial of
+# an experiment sends the same way: by default blast sends GSO messages when unthrottled but
+# sendmmsg when paced (-r) or when a datagram is over 32 KiB, and a zero-loss search, a rate
+# sweep or a size sweep would then compare two ways of sending instead of rates or sizes.
+trial_shape() {
+	case " $BLAST_ARGS " in
+	*" -b"* | *" -g"* | *" --batch"* | *" --gso"*) ;;
+	*) echo "-b 32" ;;
+	esac
+}
+
 # trial_bins: the tools' commands and binaries (SUCK_CMD, BLAST_CMD, BIN as for scripts/suite).
 trial_bins() {
 	SUCK_CMD=${SUCK_CMD:-}
@@ -187,7 +198,7 @@ trial_run() {
 	tr_rateopt=
 	[ "$tr_rate" = 0 ] || tr_rateopt="-r $tr_rate"
 	set -- $BLAST_CMD "$BLAST_BIN" -a "$ADDR" -p "$tr_port" -t "$TIME" -s "$tr_size" $tr_rateopt -o tsv \
-		$BLAST_PIN $BLAST_ARGS
+		$BLAST_PIN $(trial_shape) $BLAST_ARGS
 	logcmd "$@"
 	"$@" >"$tr_b.blast.tsv" 2>"$tr_b.blast.err" &
 	BLAST_PID=$!
@@ -251,7 +262,7 @@ trial_eta() {
 trial_env() {
 	echo "work: $WORK"
 	echo "time_s: $TIME"
-	echo "blast_args: $BLAST_ARGS"
+	echo "blast_args: $(trial_shape) $BLAST_ARGS"
 	echo "suck_args: ${SUCK_ARGS:-}"
 	echo "addr: $ADDR"
 	echo "suck_cmd: $SUCK_CMD"

@@ -95,6 +95,11 @@ T=$OUT/size.tsv
 check "size.tsv has the documented columns" has_cols "$T" $TRIAL_COLS
 check "size.tsv: one trial per size, unthrottled" test "$(awk -F'\t' 'NR > 1 { printf "%s:%s ", $2, $4 }' "$T")" = "64:0 1450:0 65000:0 "
 check "size.tsv: every row adds up" consistent "$T"
+# One shape of send calls for every trial: sendmmsg of 32, at 64 bytes (where blast alone would
+# send GSO messages) as at 65000; the user's -B would set another.
+check "size: every trial sent with blast -b 32, no GSO" test "$(cat "$OUT"/raw/*.blast.tsv |
+	awk -F'\t' '$1 == "tool" { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s/%s ", $c["batch"], $c["gso"] }')" = "32/1 32/1 32/1 "
+check "size: env.txt says so" grep -q '^blast_args: -b 32 *$' "$OUT/env.txt"
 check "size.tsv: Mbit/s is datagrams/s x size" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ m = $c["delivered_pps"] * $c["size"] * 8 / 1e6; d = m - $c["delivered_mbps"]; if (d < 0) d = -d; if (d > 0.01 * m + 0.1) bad++ }
 	END { exit bad > 0 }' "$T"
