@@ -71,7 +71,7 @@ check: all
 	$(MAKE) B=bin/san CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
 	@BIN=$(B) sh tests/valgrind.sh
 
-# A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 4 minutes).
+# A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 5 minutes).
 perf: all $(B)/bare
 	@BIN=$(B) sh scripts/perf
 
