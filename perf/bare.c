@@ -314,7 +314,7 @@ static void do_recv(void)
 {
 	struct mmsghdr *msgs = calloc(cfg_batch, sizeof *msgs);
 	struct iovec *iov = calloc(cfg_batch, sizeof *iov);
-	uint8_t *buf = aligned_alloc(4096, (size_t)cfg_batch * BARE_STRIDE);
+	uint8_t *buf = aligned_alloc(4096, ((size_t)cfg_batch * BARE_STRIDE + 4095) & ~(size_t)4095);
 	uint64_t got = 0, calls = 0, first = 0, last = 0;
 	const char *why = "count";
 	unsigned since_clock = 0;

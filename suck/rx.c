@@ -43,7 +43,7 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 	 * itself before the work reads it. Starting each buffer 17 lines further into a page
 	 * spreads them over the sets. */
 	m->stride = ((slot + 4095) & ~(size_t)4095) + 17 * 64;
-	m->bufs = aligned_alloc(4096, n * m->stride);
+	m->bufs = aligned_alloc(4096, (n * m->stride + 4095) & ~(size_t)4095); /* C11: a multiple */
 	m->ctls = ctl ? calloc(n, ctl) : NULL;
 	if (!m->msgs || !m->iov || !m->bufs || (ctl && !m->ctls)) {
 		rx_msgs_free(m);

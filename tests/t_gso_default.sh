@@ -5,12 +5,14 @@
 # datagram size (GSO segments cannot be fragmented: EMSGSIZE), which needs root and iproute2.
 . tests/lib.sh
 
-# shape NAME BLAST-ARGS: blast into a fresh suck; prints "gso batch" from blast's report
+# shape NAME "GSO BATCH" WHAT BLAST-ARGS...: blast into a fresh suck; checks the pair and that
+# blast's report says it sent GSO messages of GSO datagrams, BATCH messages per call.
 shape() {
-	sh_n=$1; shift
+	sh_n=$1 sh_want=$2 sh_what=$3
+	shift 3
 	if ! start_suck "$sh_n" -w none -o tsv; then
 		fail "$sh_n: suck did not start"
-		return 1
+		return
 	fi
 	"$BIN/blast" -p "$PORT" "$@" -o tsv >"$TMP/$sh_n.blast" 2>"$TMP/$sh_n.berr"
 	check "$sh_n: blast exits 0" test $? -eq 0
@@ -18,31 +20,17 @@ shape() {
 	check "$sh_n: nothing refused on loopback" test ! -s "$TMP/$sh_n.berr"
 	check "$sh_n: blast and suck agree on sent" \
 		test "$(field "$TMP/$sh_n.blast" sent)" = "$(field "$TMP/$sh_n.out" sent)"
-	echo "$(field "$TMP/$sh_n.blast" gso) $(field "$TMP/$sh_n.blast" batch)" >"$TMP/$sh_n.shape"
+	sh_got="$(field "$TMP/$sh_n.blast" gso) $(field "$TMP/$sh_n.blast" batch)"
+	check "$sh_n: $sh_what (gso batch: $sh_got)" test "$sh_got" = "$sh_want"
 }
 
-if shape default -t 0.2; then
-	check "default: GSO of 45 datagrams of 1450 bytes, one message per call ($(cat "$TMP/default.shape"))" \
-		test "$(cat "$TMP/default.shape")" = "45 1"
-fi
-if shape small -t 0.2 -s 64; then
-	check "-s 64: 64 datagrams per GSO message ($(cat "$TMP/small.shape"))" test "$(cat "$TMP/small.shape")" = "64 1"
-fi
-if shape paced -n 2000 -r 20000; then
-	check "-r: no GSO, sendmmsg of 32 ($(cat "$TMP/paced.shape"))" test "$(cat "$TMP/paced.shape")" = "1 32"
-fi
-if shape batch -t 0.2 -b 8; then
-	check "-b 8: no GSO ($(cat "$TMP/batch.shape"))" test "$(cat "$TMP/batch.shape")" = "1 8"
-fi
-if shape big -t 0.2 -s 40000; then
-	check "-s 40000: one fits in 64 KiB, no GSO ($(cat "$TMP/big.shape"))" test "$(cat "$TMP/big.shape")" = "1 32"
-fi
-if shape plain -t 0.2 -g 1; then
-	check "-g 1: no GSO ($(cat "$TMP/plain.shape"))" test "$(cat "$TMP/plain.shape")" = "1 32"
-fi
-if shape chosen -t 0.2 -g 10; then
-	check "-g 10: one message of 10 per call ($(cat "$TMP/chosen.shape"))" test "$(cat "$TMP/chosen.shape")" = "10 1"
-fi
+shape default "45 1" "GSO of 45 datagrams of 1450 bytes, one message per call" -t 0.2
+shape small "64 1" "-s 64: 64 datagrams per GSO message" -t 0.2 -s 64
+shape paced "1 32" "-r: no GSO, sendmmsg of 32" -n 2000 -r 20000
+shape batch "1 8" "-b 8: no GSO" -t 0.2 -b 8
+shape big "1 32" "-s 40000: one fits in 64 KiB, no GSO" -t 0.2 -s 40000
+shape plain "1 32" "-g 1: no GSO" -t 0.2 -g 1
+shape chosen "10 1" "-g 10: one message of 10 per call" -t 0.2 -g 10
 
 # The refusal: loopback MTU 1200 in a namespace of our own, 1450-byte datagrams.
 NS=bs-gso-$$
