@@ -52,7 +52,10 @@ else
 	skip "one CPU: no pinning to check"
 fi
 check "raw/: the warm-up's reports are kept" test -s "$D/raw/copy-warmup1.suck.tsv"
-check "progress: run i of n with elapsed and time left" grep -q '^suite: \[2/4\] copy run 1 of 1, .* elapsed, about .* left$' "$TMP/quick.err"
+check "progress: run i of n with elapsed and time left" grep -q '^suite: \[3/4\] copy run 1 of 1, .* elapsed, about .* left$' "$TMP/quick.err"
+# In rounds: both warm-ups, then run 1 of each variant.
+check "progress: in rounds, every variant once per round" \
+	test "$(sed -n 's/^suite: \[[0-9]*\/4\] \([a-z]*\) \([a-z-]*\) .*/\1 \2/p' "$TMP/quick.err" | tr '\n' ',')" = "copy warm-up,mmsg warm-up,copy run,mmsg run,"
 check "nothing half-written" no_tmp "$TMP"
 if command -v gnuplot >/dev/null 2>&1; then
 	for p in datagrams cpu memory; do
