@@ -166,6 +166,8 @@ static int open_socket(struct flow *f)
 		if (setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg) < 0) {
 			if (cfg.gso_auto) {
 				/* No thread runs yet: every flow falls back alike. */
+				fprintf(stderr, "blast: note: no UDP GSO here (setsockopt UDP_SEGMENT: %s); "
+					"sending with sendmmsg -b %u\n", strerror(errno), BLAST_PLAIN_BATCH);
 				cfg.gso_auto = 0;
 				cfg.segs = 1;
 				cfg.batch = BLAST_PLAIN_BATCH;
