@@ -73,7 +73,8 @@ struct flow {
 	const struct blast_cfg *cfg;
 	unsigned batch, segs;   /* this flow's send calls: cfg's, or plain after a GSO fallback */
 	uint64_t quota;         /* datagrams this flow may send, 0 = no limit */
-	uint8_t *bufs;          /* batch * segs datagrams, back to back */
+	uint8_t *bufs;          /* batch * segs datagrams, back to back (at least 32 with
+				   automatic GSO: room for the fallback) */
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 

@@ -64,7 +64,7 @@ int flow_setup(struct flow *f)
 	if (!f->bufs || !f->msgs || !f->iov)
 		return -1;
 	fill_payload(cfg, f->bufs, dgrams * cfg->size);
-	shape(f, cfg->batch);
+	shape(f, f->batch);
 	if (!cfg->raw) {
 		struct wire_hdr h = { .type = WIRE_DATA, .flow = (uint16_t)f->id, .run_id = cfg->run_id };
 		for (size_t d = 0; d < dgrams; d++)

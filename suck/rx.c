@@ -30,11 +30,11 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 {
 	struct rx_msgs *m = calloc(1, sizeof *m);
+	size_t stride;
 
 	if (!m)
 		return NULL;
 	m->n = n;
-	m->slot = slot;
 	m->ctl = ctl;
 	m->msgs = calloc(n, sizeof *m->msgs);
 	m->iov = calloc(n, sizeof *m->iov);
@@ -42,8 +42,8 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 	 * (the set is chosen by the address bits below 4 KiB), so a batch of 32 datagrams evicts
 	 * itself before the work reads it. Starting each buffer 17 lines further into a page
 	 * spreads them over the sets. */
-	m->stride = ((slot + 4095) & ~(size_t)4095) + 17 * 64;
-	m->bufs = aligned_alloc(4096, (n * m->stride + 4095) & ~(size_t)4095); /* C11: a multiple */
+	stride = ((slot + 4095) & ~(size_t)4095) + 17 * 64;
+	m->bufs = aligned_alloc(4096, (n * stride + 4095) & ~(size_t)4095); /* C11: a multiple */
 	m->ctls = ctl ? calloc(n, ctl) : NULL;
 	if (!m->msgs || !m->iov || !m->bufs || (ctl && !m->ctls)) {
 		rx_msgs_free(m);
@@ -51,7 +51,7 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 		return NULL;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		m->iov[i].iov_base = m->bufs + i * m->stride;
+		m->iov[i].iov_base = m->bufs + i * stride;
 		m->iov[i].iov_len = slot;
 		m->msgs[i].msg_hdr.msg_iov = &m->iov[i];
 		m->msgs[i].msg_hdr.msg_iovlen = 1;

@@ -77,8 +77,7 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
  * when ctl > 0, a control buffer of ctl bytes (reset msg_controllen before each call). */
 struct rx_msgs {
 	unsigned n;
-	size_t slot, ctl;
-	size_t stride;         /* bytes from one buffer to the next, slot or more */
+	size_t ctl;
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 	uint8_t *bufs, *ctls;
