@@ -137,10 +137,14 @@ void stats_sum(const struct stats_tracker *t, struct stats_total *out)
 	for (unsigned i = 0; i < flows; i++) {
 		const struct stats_flow *f = &t->flow[i];
 		uint64_t sent = f->next;
-		/* A fin that claims fewer datagrams than were seen is not believed. */
-		if (f->fins && f->fin_sent >= f->next && f->fin_sent >= f->valid) {
+		/* A fin that claims fewer datagrams than were seen, or more than any flow can send,
+		 * is not believed. Every per-flow figure is then below 2^48 (valid <= next <= sent),
+		 * and their sums over 256 flows cannot wrap. */
+		if (f->fins && f->fin_sent >= f->next && f->fin_sent >= f->valid &&
+		    f->fin_sent <= WIRE_SEQ_LIMIT) {
 			sent = f->fin_sent;
-			out->bytes_sent += f->fin_bytes;
+			out->bytes_sent = f->fin_bytes > UINT64_MAX - out->bytes_sent ? UINT64_MAX :
+					  out->bytes_sent + f->fin_bytes;
 		} else {
 			out->fins_missing++;
 		}

@@ -23,7 +23,7 @@ int sys_stdio(void);
 
 struct sys_cpu { double user_s, sys_s; };
 void sys_cpu_now(struct sys_cpu *c);          /* the whole process so far */
-uint64_t sys_rss_kib(void);                   /* peak resident set, ru_maxrss */
+uint64_t sys_rss_kib(void);                   /* peak resident set since exec (VmHWM) */
 uint64_t sys_heap_kib(void);                  /* heap in use now, mallinfo2 */
 
 /* Pins the calling thread to cpu; -1 with errno on failure. */

@@ -13,7 +13,10 @@
 #define WIRE_HDR_LEN    32
 #define WIRE_FIN_LEN    (WIRE_HDR_LEN + 26)
 #define WIRE_MAX_FLOWS  256         /* flow ids suck tracks; blast -j is capped at this */
-#define WIRE_SEQ_LIMIT  (1ull << 62) /* no run sends this many: a larger sequence is malformed */
+/* No flow sends this many (at 100 million datagrams a second, a month): a larger sequence is
+ * malformed. Small enough that the sums over every flow (256 x 2^48 datagrams) can never wrap
+ * 64 bits, so sent, valid and lost are exact integers, whatever a datagram claims. */
+#define WIRE_SEQ_LIMIT  (1ull << 48)
 
 enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1 };
 

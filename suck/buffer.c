@@ -8,29 +8,26 @@
 
 static int buffer_setup(struct rx *rx)
 {
-	rx->priv = malloc(rx->cfg->bufsize);
+	rx->priv = malloc(rx->cap);
 	return rx->priv ? 0 : -1;
 }
 
 static void buffer_run(struct rx *rx)
 {
 	uint8_t *buf = rx->priv;
-	size_t cap = rx->cfg->bufsize;
-	unsigned n = 0;
+	size_t cap = rx->cap;
+	struct rx_name from = { { 0 } };
 
 	while (!rx->done) {
+		socklen_t flen = RX_NAME_LEN;
 		/* MSG_TRUNC: the return value is the datagram's real length, so an oversized one is
 		 * seen as truncated instead of passing for a short one. */
-		ssize_t len = recvfrom(rx->fd, buf, cap, MSG_TRUNC | rx->flags, NULL, NULL);
+		ssize_t len = recvfrom(rx->fd, buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)&from, &flen);
 		if (len < 0) {
 			rx_recv_failed(rx, errno, "recvfrom");
 			continue;
 		}
-		rx_datagram(rx, buf, (size_t)len);
-		if (++n == RX_FLUSH) {
-			n = 0;
-			rx_batch(rx);
-		}
+		rx_datagram(rx, buf, (size_t)len, &from);
 	}
 }
 

@@ -22,7 +22,7 @@ static int copy_setup(struct rx *rx)
 	rx->priv = st;
 	if (!st)
 		return -1;
-	st->buf = malloc(rx->cfg->bufsize);
+	st->buf = malloc(rx->cap);
 	if (rx->cfg->retain)
 		st->ring = calloc(rx->cfg->retain, sizeof *st->ring);
 	return st->buf && (st->ring || !rx->cfg->retain) ? 0 : -1;
@@ -31,12 +31,13 @@ static int copy_setup(struct rx *rx)
 static void copy_run(struct rx *rx)
 {
 	struct copy_state *st = rx->priv;
-	size_t cap = rx->cfg->bufsize;
+	size_t cap = rx->cap;
 	unsigned retain = rx->cfg->retain;
-	unsigned n = 0;
+	struct rx_name from = { { 0 } };
 
 	while (!rx->done) {
-		ssize_t len = recvfrom(rx->fd, st->buf, cap, MSG_TRUNC | rx->flags, NULL, NULL);
+		socklen_t flen = RX_NAME_LEN;
+		ssize_t len = recvfrom(rx->fd, st->buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)&from, &flen);
 		size_t have;
 		uint8_t *copy;
 
@@ -52,17 +53,13 @@ static void copy_run(struct rx *rx)
 		}
 		memcpy(copy, st->buf, have);
 		rx->allocs++;
-		rx_datagram(rx, copy, (size_t)len);
+		rx_datagram(rx, copy, (size_t)len, &from);
 		if (retain) {
 			free(st->ring[st->next]);
 			st->ring[st->next] = copy;
 			st->next = st->next + 1 == retain ? 0 : st->next + 1;
 		} else {
 			free(copy);
-		}
-		if (++n == RX_FLUSH) {
-			n = 0;
-			rx_batch(rx);
 		}
 	}
 }

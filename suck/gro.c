@@ -55,23 +55,25 @@ static void gro_run(struct rx *rx)
 			continue;
 		}
 		rx->bufs += (uint64_t)n;
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < n && !rx->done; i++) {
 			struct msghdr *mh = &m->msgs[i].msg_hdr;
 			const uint8_t *p = m->iov[i].iov_base;
 			size_t len = m->msgs[i].msg_len;
 			size_t seg = segment_size(mh);
+			const struct rx_name *from = &m->names[i];
 
 			if (mh->msg_flags & MSG_TRUNC) {
 				/* Larger than any datagram can be: count it once, as truncated. */
-				rx_datagram(rx, p, (size_t)rx->cfg->bufsize + 1);
+				rx_datagram(rx, p, GRO_SLOT + 1, from);
 				continue;
 			}
 			if (!seg || seg >= len) {
-				rx_datagram(rx, p, len);
+				rx_datagram(rx, p, len, from);
 				continue;
 			}
-			for (size_t off = 0; off < len; off += seg)
-				rx_datagram(rx, p + off, len - off < seg ? len - off : seg);
+			/* Every segment of a buffer came from one source. */
+			for (size_t off = 0; off < len && !rx->done; off += seg)
+				rx_datagram(rx, p + off, len - off < seg ? len - off : seg, from);
 		}
 		rx_batch(rx);
 	}

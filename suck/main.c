@@ -55,6 +55,8 @@ static void usage(FILE *out)
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
 "      --retain N       copy: keep the last N copies alive, 0..100000 (0)\n"
+"      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
+"                       the first data datagram)\n"
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -67,7 +69,7 @@ static void usage(FILE *out)
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -75,6 +77,7 @@ static void parse(int argc, char **argv)
 		{ "time", required_argument, 0, 't' }, { "idle", required_argument, 0, O_IDLE },
 		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
+		{ "run-id", required_argument, 0, O_RUNID },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -103,6 +106,7 @@ static void parse(int argc, char **argv)
 		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, 4096, 1u << 30); break;
 		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, MAX_THREADS); break;
 		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, 100000); retain_set = 1; break;
+		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
@@ -179,6 +183,7 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	struct stats_total t;
 	struct work work = { .kind = cfg.work.kind, .reps = cfg.work.reps };
 	uint64_t received = 0, bytes = 0, foreign = 0, truncated = 0, allocs = 0, bufs = 0;
+	uint64_t other_run = 0, other_src = 0;
 	uint64_t first = 0, last = 0, dropped;
 	enum rx_stop stop = RX_STOP_FIN;
 	double dur, cpu, segs;
@@ -189,6 +194,8 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 		received += rx->received;
 		bytes += rx->bytes;
 		foreign += rx->foreign;
+		other_run += rx->other_run;
+		other_src += rx->other_src;
 		truncated += rx->truncated;
 		allocs += rx->allocs;
 		bufs += rx->bufs;
@@ -228,6 +235,8 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	report_u64(r, "received", received);
 	report_u64(r, "valid", t.valid);
 	report_u64(r, "foreign", foreign);
+	report_u64(r, "other_run", other_run);
+	report_u64(r, "other_src", other_src);
 	report_u64(r, "truncated", truncated);
 	report_u64(r, "dup", t.dup);
 	report_u64(r, "late", t.late);
@@ -262,6 +271,32 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	report_f(r, "idle_s", cfg.idle_s, 3);
 }
 
+/* Each failure once: the threads whose call failed say why, the same call and errno once with
+ * the number of threads; the others only stopped because of them and say nothing. */
+static void report_errors(const struct worker *ws)
+{
+	for (unsigned i = 0; i < cfg.threads; i++) {
+		const struct rx *rx = &ws[i].rx;
+		unsigned same = 0, earlier = 0;
+
+		if (!rx->error_call)
+			continue;
+		for (unsigned k = 0; k < cfg.threads; k++) {
+			const struct rx *o = &ws[k].rx;
+			if (o->error_call && strcmp(o->error_call, rx->error_call) == 0 && o->error == rx->error) {
+				same++;
+				earlier += k < i;
+			}
+		}
+		if (earlier)
+			continue;
+		if (same > 1)
+			fprintf(stderr, "suck: %s: %s (%u threads)\n", rx->error_call, strerror(rx->error), same);
+		else
+			fprintf(stderr, "suck: %s: %s\n", rx->error_call, strerror(rx->error));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct worker ws[MAX_THREADS];
@@ -276,6 +311,7 @@ int main(int argc, char **argv)
 	unsigned started = 0;   /* threads running (-j 2 and more) */
 	int64_t kdrops = 0;
 	uint64_t heap_kib;
+	uint32_t other_id = 0;
 
 	opt_prog = "suck";
 	if (sys_stdio() < 0) {
@@ -289,6 +325,8 @@ int main(int argc, char **argv)
 	}
 	parse(argc, argv);
 	v = variants[cfg.variant];
+	if (cfg.run_id)
+		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
 	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
 		opt_die("-a '%s': %s", cfg.addr, err);
 	for (unsigned i = 0; i < cfg.threads; i++) {
@@ -352,13 +390,18 @@ int main(int argc, char **argv)
 			kdrops = -1;
 		else if (kdrops >= 0)
 			kdrops += d;
-		if (ws[i].rx.done == RX_STOP_ERROR) {
-			fprintf(stderr, "suck: %s: %s\n", ws[i].rx.error_call, strerror(ws[i].rx.error));
+		if (ws[i].rx.error_call)
 			rc = 1;
-		}
+		if (ws[i].rx.other_id && !other_id)
+			other_id = ws[i].rx.other_id;
 	}
+	report_errors(ws);
 	if (cfg.threads == 0)
 		return rc;
+	if (other_id)
+		fprintf(stderr, "suck: warning: datagrams of another run arrived (run id %08x%s); they are "
+			"counted as foreign (other_run)%s\n", other_id, cfg.run_id ? "" : ", after the first",
+			cfg.run_id ? "" : ": give suck and blast the same --run-id");
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 

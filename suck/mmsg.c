@@ -8,7 +8,7 @@
 
 static int mmsg_setup(struct rx *rx)
 {
-	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cfg->bufsize, 0);
+	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cap, 0);
 	return rx->priv ? 0 : -1;
 }
 
@@ -22,8 +22,8 @@ static void mmsg_run(struct rx *rx)
 			rx_recv_failed(rx, errno, "recvmmsg");
 			continue;
 		}
-		for (int i = 0; i < n; i++)
-			rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len);
+		for (int i = 0; i < n && !rx->done; i++)
+			rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 		rx_batch(rx);
 	}
 }

@@ -21,7 +21,9 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 	rx->sh = sh;
 	rx->work.kind = cfg->work.kind;
 	rx->work.reps = cfg->work.reps;
-	rx->start_ns = sys_mono_ns();
+	rx->cap = cfg->bufsize < WIRE_FIN_LEN ? WIRE_FIN_LEN : cfg->bufsize;
+	rx->check_every = 1; /* grows to RX_FLUSH once the work is seen to be quick */
+	rx->start_ns = rx->check_ns = sys_mono_ns();
 	if (cfg->interval_s > 0)
 		rx->next_progress_ns = rx->start_ns + (uint64_t)(cfg->interval_s * 1e9);
 	return stats_init(&rx->trk);
@@ -38,6 +40,7 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 	m->ctl = ctl;
 	m->msgs = calloc(n, sizeof *m->msgs);
 	m->iov = calloc(n, sizeof *m->iov);
+	m->names = calloc(n, sizeof *m->names); /* zeroed: see struct rx_name */
 	/* Buffers 64 KiB apart would put the same line of every buffer in the same cache set
 	 * (the set is chosen by the address bits below 4 KiB), so a batch of 32 datagrams evicts
 	 * itself before the work reads it. Starting each buffer 17 lines further into a page
@@ -45,7 +48,7 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 	stride = ((slot + 4095) & ~(size_t)4095) + 17 * 64;
 	m->bufs = aligned_alloc(4096, (n * stride + 4095) & ~(size_t)4095); /* C11: a multiple */
 	m->ctls = ctl ? calloc(n, ctl) : NULL;
-	if (!m->msgs || !m->iov || !m->bufs || (ctl && !m->ctls)) {
+	if (!m->msgs || !m->iov || !m->names || !m->bufs || (ctl && !m->ctls)) {
 		rx_msgs_free(m);
 		errno = ENOMEM;
 		return NULL;
@@ -55,6 +58,10 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 		m->iov[i].iov_len = slot;
 		m->msgs[i].msg_hdr.msg_iov = &m->iov[i];
 		m->msgs[i].msg_hdr.msg_iovlen = 1;
+		/* The kernel shortens msg_namelen to what it wrote, the same for every datagram
+		 * of one socket: no need to reset it. */
+		m->msgs[i].msg_hdr.msg_name = &m->names[i];
+		m->msgs[i].msg_hdr.msg_namelen = RX_NAME_LEN;
 		if (ctl) {
 			m->msgs[i].msg_hdr.msg_control = m->ctls + i * ctl;
 			m->msgs[i].msg_hdr.msg_controllen = ctl;
@@ -69,6 +76,7 @@ void rx_msgs_free(struct rx_msgs *m)
 		return;
 	free(m->msgs);
 	free(m->iov);
+	free(m->names);
 	free(m->bufs);
 	free(m->ctls);
 	free(m);
@@ -91,17 +99,38 @@ void rx_first(struct rx *rx)
 int rx_lock(struct rx *rx, uint32_t run_id, size_t len)
 {
 	uint64_t want = 1ull << 32 | run_id, cur = 0;
+	uint32_t none = 0;
 
 	if (!rx->have_run) {
-		/* The first data datagram of any thread decides the run; the others adopt it. */
+		/* --run-id, or the first data datagram of any thread, decides the run; the others
+		 * adopt it. */
 		if (!atomic_compare_exchange_strong(&rx->sh->run, &cur, want))
 			want = cur;
 		rx->run_id = (uint32_t)want;
 		rx->have_run = 1;
-		if (run_id == rx->run_id)
-			rx->size = len;
 	}
-	return run_id == rx->run_id;
+	if (run_id != rx->run_id) {
+		if (!rx->other_id)
+			rx->other_id = run_id;
+		return 0;
+	}
+	atomic_compare_exchange_strong(&rx->sh->size, &none, (uint32_t)len);
+	return 1;
+}
+
+int rx_claim(struct rx *rx, unsigned flow, const void *src)
+{
+	uint8_t none = 0;
+
+	if (rx->mine[flow] == FLOW_UNKNOWN) {
+		if (atomic_compare_exchange_strong(&rx->sh->owner[flow], &none, (uint8_t)(rx->id + 1))) {
+			memcpy(rx->src[flow].b, src, RX_NAME_LEN);
+			rx->mine[flow] = FLOW_MINE;
+			return 1;
+		}
+		rx->mine[flow] = FLOW_OTHERS;
+	}
+	return 0;
 }
 
 /* Reads the clock; if datagrams arrived since the last read, the newest arrived by now. */
@@ -119,52 +148,58 @@ static uint64_t clock_read(struct rx *rx)
 	return now;
 }
 
-/* A fin of this run whose totals can be true: at least as many datagrams as this thread saw
- * of the flow, bytes that are that many datagrams of the run's size, and the same number of
- * flows as every fin before it. A forged or garbled fin must not end the run or set sent. */
-static int fin_believable(struct rx *rx, const uint8_t *buf, size_t len, struct wire_hdr *h,
-			  struct wire_fin *f)
+/* A fin of this run whose totals can be true: at least as many datagrams as the flow's owner
+ * saw of it (the owner is the only thread that tracks it), no more than any flow can send, bytes
+ * that are that many datagrams of the run's size, and the same number of flows as the first
+ * believed fin. A forged or garbled fin must not end the run or set sent. */
+static int fin_believable(struct rx *rx, const struct wire_hdr *h, const struct wire_fin *f)
 {
 	uint64_t run = atomic_load(&rx->sh->run);
 	unsigned flows = atomic_load(&rx->sh->flows);
+	uint32_t size = atomic_load(&rx->sh->size);
 
-	if (wire_get_fin(buf, len, h, f) < 0 || !run || h->run_id != (uint32_t)run)
+	if (!run || h->run_id != (uint32_t)run)
 		return 0;
 	if (flows && f->flows != flows)
 		return 0;
-	if (f->sent < rx->trk.flow[h->flow].next)
+	if (f->sent > WIRE_SEQ_LIMIT || f->sent < rx->trk.flow[h->flow].next)
 		return 0;
-	if (rx->size && (f->sent > UINT64_MAX / rx->size || f->bytes != f->sent * rx->size))
-		return 0;
-	return 1;
+	if (size)
+		return f->bytes == f->sent * size; /* below 2^48 x 2^16: no wrap */
+	/* No data of the run seen yet: the size is unknown, but it is the same for every
+	 * datagram and within what UDP carries. */
+	if (f->sent == 0)
+		return f->bytes == 0;
+	return f->bytes % f->sent == 0 && f->bytes / f->sent >= WIRE_HDR_LEN &&
+	       f->bytes / f->sent <= 65535;
 }
 
-void rx_fin(struct rx *rx, const uint8_t *buf, size_t len)
+int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
 	struct wire_fin f;
 	struct rx_shared *sh = rx->sh;
+	unsigned none = 0;
 	uint64_t now;
 
-	if (!fin_believable(rx, buf, len, &h, &f)) {
-		/* Not a fin of this run, or one that cannot be true: an ordinary foreign datagram. */
-		if (!rx->first_ns)
-			rx_first(rx);
-		rx->received++;
-		rx->bytes += len;
-		rx->foreign++;
-		work_run(&rx->work, buf, len);
-		return;
+	if (wire_get_fin(buf, len, &h, &f) < 0 || !fin_believable(rx, &h, &f))
+		return 0;
+	/* Only the flow's source may end it; a fin for a flow nobody has seen claims it. */
+	if (rx->mine[h.flow] != FLOW_MINE || !rx_name_eq(&rx->src[h.flow], src)) {
+		if (!rx_claim(rx, h.flow, src))
+			return 0;
 	}
+	if (!atomic_compare_exchange_strong(&sh->flows, &none, f.flows) && none != f.flows)
+		return 0;
 	now = clock_read(rx);
 	if (!stats_fin(&rx->trk, h.flow, f.sent, f.bytes, f.duration_ns, f.flows))
-		return;
-	atomic_store(&sh->flows, f.flows);
+		return 1;
 	if (atomic_fetch_add(&sh->fins, 1) + 1 >= f.flows && !atomic_load(&sh->drain)) {
 		atomic_store(&sh->drain, 1);
 		rx->flags |= MSG_DONTWAIT;
 		rx->drain_ns = now;
 	}
+	return 1;
 }
 
 static void progress(struct rx *rx, uint64_t now)
@@ -217,15 +252,38 @@ static void check(struct rx *rx, uint64_t now)
 		progress(rx, now);
 }
 
+/* How many datagrams to take between checks: as many as fit in RX_CHECK_NS at the pace just
+ * seen, at most RX_FLUSH. Quick work settles at RX_FLUSH (one clock read per 64 datagrams, or
+ * per batch call); work that takes longer than RX_CHECK_NS a datagram checks after each one,
+ * so -t and signals are seen within one datagram's work. */
+static void pace_checks(struct rx *rx, uint64_t now)
+{
+	uint64_t dt = now - rx->check_ns;
+
+	/* One datagram since the last check says nothing: the time may have gone in waiting for
+	 * it (a batch call blocks for the first datagram), not in the work. */
+	if (rx->since_check > 1 && dt > RX_CHECK_NS)
+		rx->check_every = rx->since_check / 2;
+	else if (rx->since_check >= rx->check_every && dt < RX_CHECK_NS / 2 && rx->check_every < RX_FLUSH)
+		rx->check_every *= 2;
+	rx->check_ns = now;
+	rx->since_check = 0;
+}
+
 void rx_batch(struct rx *rx)
 {
-	check(rx, clock_read(rx));
+	uint64_t now = clock_read(rx);
+
+	pace_checks(rx, now);
+	check(rx, now);
 }
 
 void rx_idle(struct rx *rx)
 {
 	uint64_t now = clock_read(rx);
 
+	rx->check_ns = now;
+	rx->since_check = 0;
 	check(rx, now);
 	if (rx->done)
 		return;

@@ -1,20 +1,29 @@
 /* rx: what every receive variant shares. A variant owns its receive loop (suck/<name>.c) and
- * hands each datagram to rx_datagram, which counts it, runs the work and tracks its sequence;
- * every RX_FLUSH datagrams (or once per batch call) it calls rx_batch, which is the only
- * place the clock is read on the hot path and the stop conditions are checked. When a receive
- * call returns no datagram (EINTR, the SO_RCVTIMEO tick, EAGAIN while draining) the variant
- * calls rx_idle. The loop runs while rx->done is 0. */
+ * hands each datagram, with the address it came from, to rx_datagram, which counts it, runs the
+ * work and tracks its sequence; every rx->check_every datagrams (and once per batch call) it
+ * calls rx_batch, which is the only place the clock is read on the hot path and the stop
+ * conditions are checked. When a receive call returns no datagram (EINTR, the SO_RCVTIMEO tick,
+ * EAGAIN while draining) the variant calls rx_idle. The loop runs while rx->done is 0; a batch
+ * loop also stops between datagrams once it is set.
+ *
+ * Who may speak for a flow: the first thread that accepts a datagram (or a fin) of a flow owns
+ * it, with the source address it came from. Datagrams and fins of that flow from any other
+ * source, or reaching another thread's socket, are foreign: a replay from another port cannot be
+ * counted twice, and a forged fin cannot end the run. One flow is then tracked by one thread, so
+ * everything any thread saw of a flow is in its owner's tracker. */
 #ifndef RX_H
 #define RX_H
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "stats.h"
 #include "wire.h"
 #include "work.h"
 
-#define RX_FLUSH 64            /* datagrams between clock reads in one-at-a-time variants */
+#define RX_FLUSH 64            /* datagrams between clock reads, at most */
+#define RX_CHECK_NS 10000000ull /* aim: a stop condition is seen within 10 ms, whatever the work */
 #define RX_TICK_MS 20          /* SO_RCVTIMEO: how long a blocked receive waits before a check */
 #define RX_DRAIN_NS 1000000000ull /* after the last fin, drain what is queued for at most 1 s */
 
@@ -34,13 +43,34 @@ struct suck_cfg {
 	unsigned retain;
 	int cpu;               /* -1 = not pinned */
 	int fmt;
+	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
 };
 
-/* State the threads of one run share: the run id they lock onto and the fin count. */
+/* A source address as the kernel writes it (sockaddr_in or sockaddr_in6) into a zeroed buffer
+ * of RX_NAME_LEN bytes; on one socket the family, and so the length written, never changes,
+ * so comparing the whole buffer compares addresses. */
+#define RX_NAME_LEN 32
+struct rx_name {
+	_Alignas(8) uint8_t b[RX_NAME_LEN];
+};
+
+static inline int rx_name_eq(const struct rx_name *a, const void *b)
+{
+	uint64_t x[4], y[4];
+
+	memcpy(x, a->b, sizeof x);
+	memcpy(y, b, sizeof y);
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+}
+
+/* State the threads of one run share: the run id they lock onto, who owns each flow, and the
+ * fin count. */
 struct rx_shared {
-	_Atomic uint64_t run;      /* 1 << 32 | run id once locked, 0 before */
+	_Atomic uint64_t run;      /* 1 << 32 | run id once locked (or given), 0 before */
+	_Atomic uint32_t size;     /* the run's datagram size, from its first data datagram */
+	_Atomic uint8_t owner[WIRE_MAX_FLOWS]; /* thread id + 1 of the flow's owner, 0 = none */
 	_Atomic unsigned fins;     /* flows whose first fin arrived */
-	_Atomic unsigned flows;    /* flows in the run, from the fins */
+	_Atomic unsigned flows;    /* flows in the run, from the first believed fin */
 	_Atomic int drain;         /* every flow has sent its fin: drain and stop */
 	_Atomic uint64_t received; /* summed from every thread at each progress line */
 	_Atomic uint64_t last_ns;  /* newest datagram of any thread, for --idle */
@@ -56,14 +86,19 @@ struct rx {
 	enum rx_stop done;
 
 	uint64_t received, bytes, foreign, truncated, allocs;
+	uint64_t other_run;        /* foreign: a well-formed header of another run */
+	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
-	uint32_t run_id;
+	uint32_t run_id, other_id; /* the run; the first other run id seen */
 	int have_run;
-	size_t size;               /* length of the first datagram of the run: blast's -s */
+	size_t cap;                /* receive buffer bytes: -s, but room for a whole fin */
 	struct work work;
 	struct stats_tracker trk;
+	uint8_t mine[WIRE_MAX_FLOWS]; /* FLOW_UNKNOWN, FLOW_MINE or FLOW_OTHERS */
+	struct rx_name src[WIRE_MAX_FLOWS]; /* the source of each flow this thread owns */
+	unsigned check_every, since_check; /* datagrams between checks, adapted to the work */
 
-	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns;
+	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
 	uint64_t progress_received;
 	void *priv;                /* the variant's buffers */
@@ -73,13 +108,15 @@ struct rx {
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh);
 
-/* Receive slots for recvmmsg, allocated once: n messages, each one buffer of slot bytes and,
- * when ctl > 0, a control buffer of ctl bytes (reset msg_controllen before each call). */
+/* Receive slots for recvmmsg, allocated once: n messages, each one buffer of slot bytes, a
+ * source address and, when ctl > 0, a control buffer of ctl bytes (reset msg_controllen before
+ * each call). */
 struct rx_msgs {
 	unsigned n;
 	size_t ctl;
 	struct mmsghdr *msgs;
 	struct iovec *iov;
+	struct rx_name *names;
 	uint8_t *bufs, *ctls;
 };
 struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl); /* NULL with errno */
@@ -91,40 +128,66 @@ void rx_idle(struct rx *rx);
  * run with an error. */
 void rx_recv_failed(struct rx *rx, int err, const char *call);
 
-/* Out of line, the rare cases: a datagram that looks like a fin (counted as foreign when it is
- * not a believable fin of this run); the first datagram of the run (reads the clock); a run id
- * seen for the first time by this thread (1 when it is the run's, which the first data
- * datagram decides). */
-void rx_fin(struct rx *rx, const uint8_t *buf, size_t len);
+enum { FLOW_UNKNOWN, FLOW_MINE, FLOW_OTHERS };
+
+/* Out of line, the rare cases: a datagram that looks like a fin (1 when it was a believable
+ * fin of this run and is consumed; 0 and it is an ordinary datagram); the first datagram of the
+ * run (reads the clock); a run id seen for the first time by this thread (1 when it is the
+ * run's, which --run-id or the first data datagram decides); a flow this thread does not yet
+ * own from this source (1 when it now does). */
+int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
 void rx_first(struct rx *rx);
 int rx_lock(struct rx *rx, uint32_t run_id, size_t len);
+int rx_claim(struct rx *rx, unsigned flow, const void *src);
 
-/* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf. */
-static inline void rx_datagram(struct rx *rx, const uint8_t *buf, size_t len)
+/* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf, which
+ * holds min(len, rx->cap) of them; src is its source address, RX_NAME_LEN bytes (struct
+ * rx_name). */
+static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
-	size_t have = len;
 
-	if (len > rx->cfg->bufsize) {
-		rx->truncated++;
-		have = rx->cfg->bufsize;
-	} else if (len >= WIRE_HDR_LEN && buf[5] == WIRE_FIN) {
-		rx_fin(rx, buf, len);
+	/* A fin is read whatever -s is: -s decides what counts as truncated, not what ends a run. */
+	if (len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN && rx_fin(rx, buf, len, src))
 		return;
-	}
 	if (!rx->first_ns)
 		rx_first(rx);
 	rx->received++;
 	rx->bytes += len;
-	work_run(&rx->work, buf, have);
-	if (have != len)
+	if (len > rx->cfg->bufsize) {
+		rx->truncated++;
+		work_run(&rx->work, buf, rx->cfg->bufsize);
+		/* The header is in the buffer even when -s is smaller (rx->cap holds it): it may
+		 * still tell the run, so that its fins are believed. */
+		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA)
+			rx_lock(rx, h.run_id, len);
 		return;
-	if (wire_get_hdr(buf, len, &h) < 0 || h.type != WIRE_DATA ||
-	    ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id, len))) {
+	}
+	work_run(&rx->work, buf, len);
+	if (wire_get_hdr(buf, len, &h) < 0 || h.type != WIRE_DATA) {
 		rx->foreign++;
 		return;
 	}
+	if ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id, len)) {
+		rx->foreign++;
+		rx->other_run++;
+		return;
+	}
+	if ((rx->mine[h.flow] != FLOW_MINE || !rx_name_eq(&rx->src[h.flow], src)) &&
+	    !rx_claim(rx, h.flow, src)) {
+		rx->foreign++;
+		rx->other_src++;
+		return;
+	}
 	stats_seq(&rx->trk, h.flow, h.seq);
+}
+
+/* rx_take, then the stop conditions every check_every datagrams: a counter, not a clock. */
+static inline void rx_datagram(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
+{
+	rx_take(rx, buf, len, src);
+	if (++rx->since_check >= rx->check_every)
+		rx_batch(rx);
 }
 
 #endif

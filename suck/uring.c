@@ -38,7 +38,7 @@ struct uring_state {
 	uint8_t *bufs;
 	size_t buf_len;
 	unsigned short br_tail;
-	struct msghdr mh;        /* the template for multishot recvmsg: no name, no control */
+	struct msghdr mh;        /* the template for multishot recvmsg: a name, no control */
 	int armed;
 };
 
@@ -120,10 +120,13 @@ static int uring_setup(struct rx *rx)
 	st->br = mmap(NULL, st->br_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (st->br == MAP_FAILED)
 		return -1;
-	/* Rounded up to a cache line: the kernel writes an io_uring_recvmsg_out (4-byte fields) at
-	 * the start of every buffer, so buffers must stay aligned whatever -s is. */
-	st->buf_len = (sizeof(struct io_uring_recvmsg_out) + rx->cfg->bufsize + 63) & ~(size_t)63;
-	st->bufs = malloc(URING_BUFS * st->buf_len);
+	/* Rounded up to a cache line: the kernel writes an io_uring_recvmsg_out (4-byte fields)
+	 * and then the source address (RX_NAME_LEN bytes reserved) at the start of every buffer,
+	 * so buffers must stay aligned whatever -s is. calloc: the part of the address space the
+	 * kernel does not write (past a sockaddr_in) stays zero, as struct rx_name needs. */
+	st->mh.msg_namelen = RX_NAME_LEN;
+	st->buf_len = (sizeof(struct io_uring_recvmsg_out) + RX_NAME_LEN + rx->cap + 63) & ~(size_t)63;
+	st->bufs = calloc(URING_BUFS, st->buf_len);
 	if (!st->bufs)
 		return -1;
 	memset(&reg, 0, sizeof reg);
@@ -193,7 +196,7 @@ static void uring_run(struct rx *rx)
 				continue;
 			}
 		}
-		for (; head != tail; head++, reaped++) {
+		for (; head != tail && !rx->done; head++, reaped++) {
 			struct io_uring_cqe *cqe = &st->cqes[head & *st->cq_mask];
 			if (!(cqe->flags & IORING_CQE_F_MORE))
 				st->armed = 0;
@@ -209,7 +212,7 @@ static void uring_run(struct rx *rx)
 				unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
 				uint8_t *b = st->bufs + (size_t)bid * st->buf_len;
 				struct io_uring_recvmsg_out *out = (struct io_uring_recvmsg_out *)b;
-				rx_datagram(rx, b + sizeof *out, out->payloadlen);
+				rx_datagram(rx, b + sizeof *out + RX_NAME_LEN, out->payloadlen, b + sizeof *out);
 				buf_give(st, bid);
 			}
 		}

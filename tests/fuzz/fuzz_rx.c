@@ -1,10 +1,15 @@
 /* fuzz_rx: libFuzzer target for everything suck does with bytes from the network: the header
- * and fin decoders, the receive path (rx_datagram: run locking, fins, truncation) and the
- * sequence tracker. The input is a series of datagrams, each a 2-byte big-endian length and
- * then that many bytes (cut short at the end of the input). After each input the accounting
- * identities must hold; a violation aborts, which libFuzzer reports as a crash.
+ * and fin decoders, the receive path (rx_datagram: run locking, flow ownership by thread and
+ * source, fins, truncation) and the sequence tracker, over FUZZ_THREADS receive threads that
+ * share one run as suck -j does. The input is a series of datagrams, each a 2-byte big-endian
+ * length and then that many bytes (cut short at the end of the input); the length 0xffff is
+ * not a datagram but one byte that picks the thread (low 2 bits) and the source address (next
+ * 2 bits) of the datagrams after it. After each input the accounting identities must hold as
+ * integers, not modulo 2^64; a violation aborts, which libFuzzer reports as a crash.
  *
  *   make fuzz FUZZ_SECONDS=60 */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +17,19 @@
 #include "rx.h"
 #include "wire.h"
 
+#define FUZZ_THREADS 4
+#define FUZZ_SOURCES 4
+
+typedef unsigned __int128 u128;
+
 static struct suck_cfg cfg = {
 	.work = { .kind = WORK_CHECKSUM, .reps = 1 },
-	.bufsize = 1500, /* small, so that truncation is reachable */
+	.bufsize = 40, /* small, so that truncation is reachable and fins are longer than -s */
 	.batch = 1,
 };
-static struct rx rx;
+static struct rx rx[FUZZ_THREADS];
 static struct rx_shared sh;
+static struct rx_name src[FUZZ_SOURCES];
 static int ready;
 
 static void check_round_trip(const uint8_t *p, size_t n)
@@ -39,27 +50,81 @@ static void check_round_trip(const uint8_t *p, size_t n)
 	}
 }
 
-/* A fresh run without a fresh mapping: clear only the flows the last input touched. */
-static void reset(void)
+/* A fresh run without fresh mappings: clear only the flows the last input touched. */
+static void reset(struct rx *r)
 {
-	struct stats_tracker *t = &rx.trk;
-	unsigned touched = t->flows_seen;
+	struct stats_tracker *t = &r->trk;
 
-	for (unsigned i = 0; i < touched; i++) {
+	for (unsigned i = 0; i < t->flows_seen; i++) {
 		uint64_t *bits = t->flow[i].bits;
 		memset(&t->flow[i], 0, sizeof t->flow[i]);
 		memset(bits, 0, STATS_WINDOW / 8);
 		t->flow[i].bits = bits;
 	}
 	t->flows_seen = 0;
-	memset(&sh, 0, sizeof sh);
-	rx.received = rx.bytes = rx.foreign = rx.truncated = 0;
-	rx.have_run = 0;
-	rx.run_id = 0;
-	rx.size = 0;
-	rx.flags = 0;
-	rx.drain_ns = 0;
-	rx.first_ns = 0;
+	r->received = r->bytes = r->foreign = r->truncated = r->other_run = r->other_src = 0;
+	r->have_run = 0;
+	r->run_id = r->other_id = 0;
+	r->flags = 0;
+	r->drain_ns = 0;
+	r->first_ns = 0;
+	r->done = RX_RUNNING;
+	memset(r->mine, 0, sizeof r->mine);
+}
+
+static void setup(void)
+{
+	for (unsigned i = 0; i < FUZZ_THREADS; i++)
+		if (rx_init(&rx[i], -1, i, &cfg, &sh) < 0)
+			abort();
+	for (unsigned i = 0; i < FUZZ_SOURCES; i++) {
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)(40000 + i)),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		memcpy(src[i].b, &a, sizeof a);
+	}
+	ready = 1;
+}
+
+/* The identities of DESIGN.md, computed without wrap-around. */
+static void check_totals(void)
+{
+	struct stats_total t;
+	u128 received = 0, foreign = 0, truncated = 0, sent = 0, valid = 0, other = 0;
+
+	for (unsigned i = 0; i < FUZZ_THREADS; i++) {
+		received += rx[i].received;
+		foreign += rx[i].foreign;
+		truncated += rx[i].truncated;
+		other += rx[i].other_run + rx[i].other_src;
+	}
+	if (other > foreign)
+		abort();
+	/* A flow is tracked by one thread only: its owner. */
+	for (unsigned f = 0; f < WIRE_MAX_FLOWS; f++) {
+		unsigned trackers = 0;
+		for (unsigned i = 0; i < FUZZ_THREADS; i++) {
+			const struct stats_flow *sf = &rx[i].trk.flow[f];
+			if (f < rx[i].trk.flows_seen && (sf->next || sf->fins))
+				trackers++;
+			if (sf->valid > sf->next)
+				abort();
+		}
+		if (trackers > 1)
+			abort();
+	}
+	for (unsigned i = 1; i < FUZZ_THREADS; i++)
+		stats_merge(&rx[0].trk, &rx[i].trk);
+	stats_sum(&rx[0].trk, &t);
+	for (unsigned f = 0; f < t.flows; f++) {
+		const struct stats_flow *sf = &rx[0].trk.flow[f];
+		int fin_ok = sf->fins && sf->fin_sent >= sf->next && sf->fin_sent <= WIRE_SEQ_LIMIT;
+		sent += fin_ok ? sf->fin_sent : sf->next;
+		valid += sf->valid;
+	}
+	if (sent != t.sent || valid != t.valid || valid > sent || (u128)t.lost != sent - valid)
+		abort();
+	if (received != (u128)t.valid + t.dup + t.late + foreign + truncated)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -67,30 +132,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t buf[65536];
-	struct stats_total t;
+	struct rx *r;
+	const struct rx_name *from = &src[0];
 
-	if (!ready) {
-		if (rx_init(&rx, -1, 0, &cfg, &sh) < 0)
-			abort();
-		ready = 1;
-	}
-	reset();
+	if (!ready)
+		setup();
+	for (unsigned i = 0; i < FUZZ_THREADS; i++)
+		reset(&rx[i]);
+	memset(&sh, 0, sizeof sh);
+	r = &rx[0];
 	while (size >= 2) {
 		size_t len = (size_t)data[0] << 8 | data[1], have;
 		data += 2;
 		size -= 2;
+		if (len == 0xffff) {
+			if (size < 1)
+				break;
+			r = &rx[data[0] % FUZZ_THREADS];
+			from = &src[(data[0] >> 2) % FUZZ_SOURCES];
+			data++;
+			size--;
+			continue;
+		}
 		have = len < size ? len : size;
-		/* The kernel reports the real length; the buffer holds at most bufsize bytes. */
-		memcpy(buf, data, have < cfg.bufsize ? have : cfg.bufsize);
+		/* The kernel reports the real length; the buffer holds at most cap bytes. */
+		memcpy(buf, data, have < r->cap ? have : r->cap);
 		check_round_trip(data, have);
-		rx_datagram(&rx, buf, have);
+		rx_datagram(r, buf, have, from);
 		data += have;
 		size -= have;
 	}
-	stats_sum(&rx.trk, &t);
-	if (rx.received != t.valid + t.dup + t.late + rx.foreign + rx.truncated)
-		abort();
-	if (t.valid > t.sent || t.lost != t.sent - t.valid)
-		abort();
+	check_totals();
 	return 0;
 }

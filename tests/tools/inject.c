@@ -5,6 +5,11 @@
  *                                     data and oversized datagrams, during someone else's run
  *   inject script PORT RUN_ID SIZE N  a whole run of N datagrams on flow 0, replaying some
  *                                     (duplicates) and swapping some (reordered), then fins
+ *   inject data PORT RUN_ID SIZE FLOW SEQ N
+ *                                     N data datagrams of FLOW from sequence SEQ, as a stranger
+ *                                     would replay or forge them (each inject is a new source)
+ *   inject fin PORT RUN_ID SIZE FLOW SENT FLOWS
+ *                                     one fin of FLOW claiming SENT datagrams of SIZE bytes
  *
  * Prints, as tsv, what suck should count: foreign, truncated, valid, dup, reordered, sent. */
 #include <arpa/inet.h>
@@ -166,15 +171,18 @@ int main(int argc, char **argv)
 	uint32_t run;
 	size_t size;
 
-	if (argc < 5 || (strcmp(argv[1], "script") == 0 && argc < 6)) {
-		fprintf(stderr, "usage: inject hostile|script PORT RUN_ID SIZE [N]\n");
+	if (argc < 5 || (strcmp(argv[1], "script") == 0 && argc < 6) ||
+	    ((strcmp(argv[1], "data") == 0 || strcmp(argv[1], "fin") == 0) && argc < 8)) {
+		fprintf(stderr, "usage: inject hostile|script PORT RUN_ID SIZE [N]\n"
+				"       inject data PORT RUN_ID SIZE FLOW SEQ N\n"
+				"       inject fin PORT RUN_ID SIZE FLOW SENT FLOWS\n");
 		return 2;
 	}
 	to.sin_port = htons((uint16_t)strtoul(argv[2], NULL, 10));
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	run = (uint32_t)strtoul(argv[3], NULL, 10);
 	size = strtoul(argv[4], NULL, 10);
-	if (size < WIRE_FIN_LEN || size > 3000) {
+	if (size < (strcmp(argv[1], "data") == 0 ? WIRE_HDR_LEN : WIRE_FIN_LEN) || size > 3000) {
 		fprintf(stderr, "inject: SIZE %zu outside %d..3000\n", size, WIRE_FIN_LEN);
 		return 2;
 	}
@@ -185,5 +193,18 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "hostile") == 0)
 		return hostile(run, size);
+	if (strcmp(argv[1], "data") == 0) {
+		static uint8_t buf[3000];
+		uint64_t seq = strtoull(argv[6], NULL, 0), n = strtoull(argv[7], NULL, 0);
+		for (uint64_t i = 0; i < n; i++)
+			data(buf, size, run, (uint16_t)strtoul(argv[5], NULL, 0), seq + i);
+		return 0;
+	}
+	if (strcmp(argv[1], "fin") == 0) {
+		uint64_t sent = strtoull(argv[6], NULL, 0);
+		fin(run, (uint16_t)strtoul(argv[5], NULL, 0), sent, sent * size,
+		    (uint16_t)strtoul(argv[7], NULL, 0));
+		return 0;
+	}
 	return script(run, size, strtoull(argv[5], NULL, 10));
 }

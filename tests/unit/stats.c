@@ -606,7 +606,7 @@ static void test_merge(void)
 	stats_free(&c);
 }
 
-/* Sequences at or above WIRE_SEQ_LIMIT (2^62) are malformed: counted late, never valid, and
+/* Sequences at or above WIRE_SEQ_LIMIT (2^48) are malformed: counted late, never valid, and
  * they do not move the window, so highest + 1 always fits (stats.h). */
 static void test_seq_limit(void)
 {

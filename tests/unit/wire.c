@@ -34,8 +34,8 @@ static void test_round_trip(void)
 		{ WIRE_FIN, 7, 0xdeadbeefu, 123456789012345ull, 1700000000123456789ull },
 		{ WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX },
 		{ WIRE_FIN, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX },
-		{ WIRE_DATA, 0x00a5, 0x01020304u, 0x0102030405060708ull, 0x1112131415161718ull },
-		{ WIRE_DATA, 0x80, 0x80000000u, 0x2000000000000000ull, 0x8000000000000001ull },
+		{ WIRE_DATA, 0x00a5, 0x01020304u, 0x0000030405060708ull, 0x1112131415161718ull },
+		{ WIRE_DATA, 0x80, 0x80000000u, 0x0000800000000000ull, 0x8000000000000001ull },
 	};
 
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -161,20 +161,20 @@ static void test_reject(void)
 			CHECK(wire_get_hdr(buf, sizeof buf, &out) == -1, "reserved byte %d bit %d", i, b);
 		}
 
-	/* Any run id and time, and any sequence below 2^62, are accepted. */
+	/* Any run id and time, and any sequence below 2^48, are accepted. */
 	memcpy(buf, good, sizeof buf);
 	memset(buf + 8, 0xff, 4);
 	memset(buf + 16, 0xff, 16);
-	buf[16] = 0x3f;
+	buf[16] = buf[17] = 0;
 	CHECK(wire_get_hdr(buf, sizeof buf, &out) == 0 && out.run_id == UINT32_MAX &&
-	      out.seq == (1ull << 62) - 1 && out.send_ns == UINT64_MAX, "all-ones run id, time, seq 2^62-1");
+	      out.seq == WIRE_SEQ_LIMIT - 1 && out.send_ns == UINT64_MAX, "all-ones run id, time, seq 2^48-1");
 
-	/* A sequence number at or above 2^62 is malformed (DESIGN.md). */
-	CHECK(WIRE_SEQ_LIMIT == 1ull << 62, "WIRE_SEQ_LIMIT is 2^62");
-	static const uint64_t seqs[] = { 0, 1, (1ull << 62) - 1, 1ull << 62, (1ull << 62) + 1,
+	/* A sequence number at or above 2^48 is malformed (DESIGN.md). */
+	CHECK(WIRE_SEQ_LIMIT == 1ull << 48, "WIRE_SEQ_LIMIT is 2^48");
+	static const uint64_t seqs[] = { 0, 1, WIRE_SEQ_LIMIT - 1, WIRE_SEQ_LIMIT, WIRE_SEQ_LIMIT + 1, 1ull << 62,
 					 1ull << 63, UINT64_MAX - 1, UINT64_MAX };
 	for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
-		int want = seqs[i] < (1ull << 62) ? 0 : -1;
+		int want = seqs[i] < WIRE_SEQ_LIMIT ? 0 : -1;
 		memcpy(buf, good, sizeof buf);
 		for (int b = 0; b < 8; b++)
 			buf[16 + b] = (uint8_t)(seqs[i] >> (56 - 8 * b));
@@ -205,21 +205,21 @@ static void test_put_seq(void)
 		buf[i] = (uint8_t)(i * 37 + 11);
 	wire_put_hdr(buf, &h);
 	memcpy(before, buf, sizeof buf);
-	wire_put_seq(buf, 0x0102030405060708ull, 0xa1a2a3a4a5a6a7a8ull);
+	wire_put_seq(buf, 0x0000030405060708ull, 0xa1a2a3a4a5a6a7a8ull);
 	for (int i = 0; i < 64; i++)
 		if (i < 16 || i >= 32)
 			CHECK(buf[i] == before[i], "byte %d changed by wire_put_seq", i);
-	CHECK(be(buf + 16, 8) == 0x0102030405060708ull, "seq bytes");
+	CHECK(be(buf + 16, 8) == 0x0000030405060708ull, "seq bytes");
 	CHECK(be(buf + 24, 8) == 0xa1a2a3a4a5a6a7a8ull, "time bytes");
 	CHECK(wire_get_hdr(buf, sizeof buf, &out) == 0, "accepted after put_seq");
 	CHECK(out.type == WIRE_DATA && out.flow == 5 && out.run_id == 0x01020304u, "fixed fields kept");
-	CHECK(out.seq == 0x0102030405060708ull && out.send_ns == 0xa1a2a3a4a5a6a7a8ull, "seq and time");
+	CHECK(out.seq == 0x0000030405060708ull && out.send_ns == 0xa1a2a3a4a5a6a7a8ull, "seq and time");
 	wire_put_seq(buf, WIRE_SEQ_LIMIT - 1, 0);
 	CHECK(wire_get_hdr(buf, sizeof buf, &out) == 0 && out.seq == WIRE_SEQ_LIMIT - 1 && out.send_ns == 0,
 	      "max seq, zero time");
 	wire_put_seq(buf, WIRE_SEQ_LIMIT, 0);
-	CHECK(wire_get_hdr(buf, sizeof buf, &out) == -1, "seq 2^62 written, refused on reading");
-	CHECK(be(buf + 16, 8) == WIRE_SEQ_LIMIT, "seq 2^62 bytes");
+	CHECK(wire_get_hdr(buf, sizeof buf, &out) == -1, "seq 2^48 written, refused on reading");
+	CHECK(be(buf + 16, 8) == WIRE_SEQ_LIMIT, "seq 2^48 bytes");
 }
 
 static void test_fin(void)
@@ -318,7 +318,10 @@ static void test_fin(void)
 	/* A fin whose header sequence is past the limit. */
 	memcpy(buf, good, WIRE_FIN_LEN);
 	buf[16] = 0x40;
-	CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == -1, "fin with seq 2^62 or more");
+	CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == -1, "fin with seq 2^62");
+	memcpy(buf, good, WIRE_FIN_LEN);
+	buf[17] = 0x01;
+	CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == -1, "fin with seq 2^48");
 	/* The base case still passes. */
 	CHECK(wire_get_fin(good, WIRE_FIN_LEN, &oh, &of) == 0, "fin base case");
 }
@@ -328,7 +331,7 @@ static int hdr_ok(const uint8_t *p, size_t len)
 {
 	return len >= 32 && p[0] == 'B' && p[1] == 'L' && p[2] == 'S' && p[3] == 'T' && p[4] == 1 &&
 	       p[5] <= 1 && be(p + 6, 2) < WIRE_MAX_FLOWS && be(p + 12, 4) == 0 &&
-	       be(p + 16, 8) < (1ull << 62);
+	       be(p + 16, 8) < (1ull << 48); /* DESIGN.md, not the constant under test */
 }
 
 static int fin_ok(const uint8_t *p, size_t len)
@@ -393,8 +396,8 @@ static void test_garbage(void)
 			p[6] = (r & 4) ? 1 : 0;
 		for (size_t i = 12; i < len && i < 16 && (r & 8); i++)
 			p[i] = 0;
-		if (len > 16 && (r & 128))
-			p[16] &= 0x3f;
+		if (len > 17 && (r & 128))
+			p[16] = p[17] = 0;
 		if (len > 56 && (r & 16))
 			p[56] = 0;
 		if (len > 5 && (r & 32))
