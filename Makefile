@@ -52,6 +52,8 @@ $(B)/bare: perf/bare.c
 $(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) tests/unit/unit.h
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) -Isuck -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(LDLIBS) -o $@
+# blast's objects are not in that link: the rate test compiles blast/rate.c in.
+$(B)/test_rate: blast/rate.c blast/blast.h
 
 # Test-only tools (tests/tools/NAME.c -> bin/NAME): hand-made datagrams for the hostile tests.
 TOOL_BIN   := $(patsubst tests/tools/%.c,$(B)/%,$(wildcard tests/tools/*.c))

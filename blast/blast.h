@@ -18,6 +18,7 @@
 #define BLAST_PLAIN_BATCH 32   /* -b's default without GSO */
 #define BLAST_ERRNOS    160    /* errors are counted per errno below this */
 #define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
+#define BLAST_MIN_TIME_S 0.001 /* the shortest -t but 0 */
 
 enum payload { PAYLOAD_RANDOM, PAYLOAD_ZERO, PAYLOAD_PATTERN };
 enum blast_stop { STOP_TIME, STOP_COUNT, STOP_SIGNAL, STOP_ERROR };
@@ -44,15 +45,22 @@ struct blast_cfg {
 };
 
 struct rate {
-	double per_ns;         /* tokens (datagrams) earned per ns */
-	double tokens, burst;
-	uint64_t last_ns;
+	double pps;             /* over all flows; not per ns, so due times that are whole come
+				   out exact (-r 1: 2 s, not 1.999999999) */
+	uint64_t t0, deadline;  /* the run's start and end (0 = none), shared by its flows */
+	uint64_t next;          /* this flow's next datagram, counted in its own */
+	uint64_t catchup;       /* overdue datagrams that may go at once */
+	unsigned flows, phase;  /* this flow takes datagrams phase, phase + flows, ... of the run */
 };
 
-void rate_init(struct rate *r, double pps, unsigned per_call, uint64_t now);
-/* Up to want datagrams that may go now; sleeps (never spins) until at least one may. Updates
- * *now when it slept. Returns 0 only when interrupted by a signal. */
+/* Flow phase of flows paced at pps over all of them, from t0 until deadline (0 = none). */
+void rate_init(struct rate *r, double pps, unsigned flows, unsigned phase, uint64_t t0, uint64_t deadline);
+/* Up to want datagrams that may go now. When none is due it sleeps, until one is, the
+ * deadline or at most 20 ms, updates *now and returns 0: the caller checks its stop
+ * conditions (a signal, the deadline) and asks again. */
 unsigned rate_take(struct rate *r, unsigned want, uint64_t *now);
+/* When this flow's next datagram is due. */
+uint64_t rate_due_ns(const struct rate *r);
 
 /* Gaps between send calls, in a log-linear histogram: 32 steps per power of two, so a
  * percentile is exact to about 3%; recording is a count-leading-zeros and an increment. */
@@ -71,8 +79,10 @@ struct flow {
 	unsigned id;
 	int fd;
 	const struct blast_cfg *cfg;
+	uint64_t deadline_ns;   /* the run's end by -t, the same for every flow; 0 = none */
+	struct rate rate;       /* with -r */
 	unsigned batch, segs;   /* this flow's send calls: cfg's, or plain after a GSO fallback */
-	uint64_t quota;         /* datagrams this flow may send, 0 = no limit */
+	uint64_t quota;         /* datagrams this flow may send: -n shared out, or WIRE_SEQ_LIMIT */
 	uint8_t *bufs;          /* batch * segs datagrams, back to back (at least 32 with
 				   automatic GSO: room for the fallback) */
 	struct mmsghdr *msgs;
@@ -84,6 +94,7 @@ struct flow {
 	struct gaps gaps;
 	enum blast_stop stop;
 	int fatal;              /* errno that ended the flow, 0 if none */
+	const char *fatal_call; /* the call that failed with it */
 	int refused_warned;
 	_Atomic uint64_t progress_sent;
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */

@@ -39,8 +39,8 @@ static void usage(FILE *out)
 "Send fixed-size UDP datagrams for a timed run; suck receives and accounts for them.\n"
 "  -a, --addr ADDR      destination (127.0.0.1; IPv4, IPv6 or a host name)\n"
 "  -p, --port PORT      destination port, 1..65535 (22222)\n"
-"  -t, --time SECS      run time; decimals allowed (10; 0 = until -n)\n"
-"  -n, --count N        stop after N datagrams in all (no limit)\n"
+"  -t, --time SECS      run time, at least 1ms; decimals allowed (10; 0 = until -n)\n"
+"  -n, --count N        stop after N datagrams in all, 1..2^48 (no limit)\n"
 "  -s, --size BYTES     datagram size, 32..65507 (IPv4) or ..65527 (IPv6) (1450);\n"
 "                       with --raw from 1\n"
 "  -r, --rate PPS       datagrams per second over all flows (0 = as fast as possible)\n"
@@ -85,8 +85,15 @@ static void parse(int argc, char **argv)
 		switch (c) {
 		case 'a': cfg.host = optarg; break;
 		case 'p': cfg.port = (unsigned)opt_u64("-p", optarg, OPT_PLAIN, 1, 65535); break;
-		case 't': cfg.time_s = opt_secs("-t", optarg, 0, 1e7); time_set = 1; break;
-		case 'n': cfg.count = opt_u64("-n", optarg, OPT_COUNT, 1, UINT64_MAX / 2); break;
+		case 't':
+			cfg.time_s = opt_secs("-t", optarg, 0, 1e7);
+			/* Shorter, the deadline may pass while the flows start: nothing would go. */
+			if (cfg.time_s > 0 && cfg.time_s < BLAST_MIN_TIME_S)
+				opt_die("-t '%s': too short for a run; accepted: 0 (with -n) or %g..%g seconds "
+					"(units: s, ms, us, ns, m)", optarg, BLAST_MIN_TIME_S, 1e7);
+			time_set = 1;
+			break;
+		case 'n': cfg.count = opt_u64("-n", optarg, OPT_COUNT, 1, WIRE_SEQ_LIMIT); break;
 		case 's': size_arg = optarg; break;
 		case 'r': cfg.rate = opt_u64("-r", optarg, OPT_COUNT, 0, 1000000000); break;
 		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, BLAST_MAX_BATCH); batch_set = 1; break;
@@ -327,6 +334,8 @@ int main(int argc, char **argv)
 		/* -n is the total; the first flows take the remainder. */
 		if (cfg.count)
 			f->quota = cfg.count / cfg.flows + (i < cfg.count % cfg.flows);
+		else
+			f->quota = WIRE_SEQ_LIMIT; /* sequences above are malformed (wire.h): months away */
 		if (open_socket(f) < 0)
 			return 1;
 		if (flow_setup(f) < 0) {
@@ -336,6 +345,13 @@ int main(int argc, char **argv)
 	}
 	sys_cpu_now(&c0);
 	t0 = sys_mono_ns();
+	/* One start and one deadline for all flows, however late a thread starts: the run's -t
+	 * and its rate hold over the flows together. */
+	for (unsigned i = 0; i < cfg.flows; i++) {
+		fs[i].deadline_ns = cfg.time_s > 0 ? t0 + (uint64_t)(cfg.time_s * 1e9) : 0;
+		if (cfg.rate)
+			rate_init(&fs[i].rate, (double)cfg.rate, cfg.flows, i, t0, fs[i].deadline_ns);
+	}
 	prog.fs = fs;
 	prog.t0 = prog.last_t = t0;
 	prog.next = t0 + (uint64_t)(cfg.interval_s * 1e9);
@@ -362,7 +378,7 @@ int main(int argc, char **argv)
 			pthread_join(fs[i].tid, NULL);
 		sent += fs[i].sent;
 		if (fs[i].fatal && !rc) {
-			fprintf(stderr, "blast: send: %s\n", strerror(fs[i].fatal));
+			fprintf(stderr, "blast: %s: %s\n", fs[i].fatal_call, strerror(fs[i].fatal));
 			rc = 1;
 		}
 	}

@@ -154,9 +154,19 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 	struct wire_fin fin = { .sent = f->sent, .bytes = f->bytes, .duration_ns = duration_ns,
 				.flows = (uint16_t)cfg->flows };
 	uint8_t buf[WIRE_FIN_LEN];
-	uint64_t t0 = sys_mono_ns(), gap = 1000000;
+	uint64_t t0, gap = 1000000;
 	size_t len = wire_put_fin(buf, &h, &fin);
+	int off = 0;
 
+	/* The socket's GSO size cuts every send on it, the fin too: with datagrams smaller than a
+	 * fin (WIRE_FIN_LEN) the receiver would get its pieces, each foreign, and no fin. (After a
+	 * GSO fallback it is off already; once more does no harm.) */
+	if (cfg->segs > 1 && setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &off, sizeof off) < 0) {
+		f->fatal = errno;
+		f->fatal_call = "setsockopt UDP_SEGMENT 0 before the fin";
+		return;
+	}
+	t0 = sys_mono_ns();
 	/* UDP has no acknowledgement, and at the end of a run the receiver's buffer may still be
 	 * full, dropping a single fin. So repeat it with a growing gap, until the receiver is gone
 	 * (its closed port answers ECONNREFUSED) or BLAST_FIN_NS has passed. */
@@ -179,11 +189,8 @@ void flow_run(struct flow *f)
 	unsigned per_call = f->batch * f->segs;
 	uint64_t now = sys_mono_ns();
 	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
-	uint64_t deadline = cfg->time_s > 0 ? now + (uint64_t)(cfg->time_s * 1e9) : 0;
-	struct rate rl;
+	uint64_t deadline = f->deadline_ns;
 
-	if (cfg->rate)
-		rate_init(&rl, (double)cfg->rate / cfg->flows, per_call, now);
 	f->start_ns = f->end_ns = now;
 	f->stop = STOP_TIME;
 	for (;;) {
@@ -204,7 +211,7 @@ void flow_run(struct flow *f)
 			if (f->quota - f->sent < want)
 				want = (unsigned)(f->quota - f->sent);
 		}
-		if (cfg->rate && (want = rate_take(&rl, want, &now)) == 0)
+		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
 			continue;
 		n = send_call(f, want, now + wall);
 		f->calls++;
@@ -219,6 +226,7 @@ void flow_run(struct flow *f)
 				count_error(f, e);
 			if (e != EINTR && e != ECONNREFUSED && e != ENOBUFS && e != EAGAIN && e != ENOMEM) {
 				f->fatal = e;
+				f->fatal_call = "send";
 				f->stop = STOP_ERROR;
 				break;
 			}
@@ -234,7 +242,16 @@ void flow_run(struct flow *f)
 		if (f->progress_ns && now >= f->progress_ns)
 			f->progress_ns = blast_progress(now);
 	}
-	/* end_ns is the return of the last send call: the flow's send window. */
+	/* The flow's send window, which the rates divide by: until the last send call returned,
+	 * and a paced flow also until it stopped, since it spends most of the window asleep (its
+	 * last datagram went one interval or more before the deadline or the signal). Stopped by
+	 * -n, a paced flow's window ends where its next datagram would have been due. */
+	if (cfg->rate) {
+		uint64_t until = f->stop == STOP_TIME ? deadline : f->stop == STOP_SIGNAL ? now :
+				 f->stop == STOP_COUNT ? rate_due_ns(&f->rate) : f->end_ns;
+		if (until > f->end_ns)
+			f->end_ns = until;
+	}
 	if (!cfg->raw)
 		send_fins(f, f->end_ns - f->start_ns);
 }

@@ -104,5 +104,10 @@ int64_t net_drops(int fd)
 
 unsigned net_max_payload(const struct net_addr *a)
 {
-	return a->ss.ss_family == AF_INET6 ? 65527 : 65507;
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&a->ss;
+
+	/* A v4-mapped address (::ffff:a.b.c.d) leaves an IPv6 socket as IPv4, with IPv4's limit. */
+	if (a->ss.ss_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		return 65527;
+	return 65507;
 }

@@ -24,7 +24,8 @@ int net_rcvbuf(int fd, int bytes);
 /* Receive-buffer drops the kernel counted for this UDP socket, from /proc/net/udp{,6} by the
  * socket's inode; -1 when not found. */
 int64_t net_drops(int fd);
-/* The largest UDP payload for this address family (65507 IPv4, 65527 IPv6). */
+/* The largest UDP payload to this address: 65507 IPv4 (a v4-mapped IPv6 address too, which
+ * goes out as IPv4), 65527 IPv6. */
 unsigned net_max_payload(const struct net_addr *a);
 
 #endif

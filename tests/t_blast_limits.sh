@@ -1,0 +1,40 @@
+# blast values that parse but cannot work are usage errors (exit 2, the option and the accepted
+# range named), not a runtime failure after setup; their neighbours that can work do.
+. tests/lib.sh
+
+bad() { # expected-text args...: blast exits 2 and says expected-text on stderr
+	want=$1; shift
+	"$BIN/blast" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	st=$?
+	if [ $st -ne 2 ]; then fail "blast $*: exit $st, want 2: $(cat "$TMP/err")"; return; fi
+	if ! grep -q -- "$want" "$TMP/err"; then fail "blast $*: message lacks '$want': $(cat "$TMP/err")"; return; fi
+	if [ -s "$TMP/out" ]; then fail "blast $*: wrote to stdout on a usage error"; return; fi
+	ok
+}
+
+good() { # args...: blast to the discard port exits 0 having sent something
+	"$BIN/blast" -p 9 "$@" -o tsv >"$TMP/out" 2>"$TMP/err" </dev/null
+	st=$?
+	check "blast $*: exit $st, want 0 ($(grep -v ECONNREFUSED "$TMP/err"))" test $st -eq 0
+	check "blast $*: sent something" test "$(field "$TMP/out" sent)" -gt 0
+}
+
+# A deadline shorter than a send call: nothing could go.
+bad "-t '0.4ns': too short for a run; accepted: 0 (with -n) or 0.001..1e+07 seconds" -t 0.4ns
+bad "-t '999us'" -t 999us
+bad "-t '1ns'" -t 1ns -n 5
+good -t 1ms
+good -t 0 -n 5
+
+# A v4-mapped IPv6 address goes out as IPv4: IPv4's limit.
+if "$BIN/blast" -a ::1 -p 9 -n 1 >/dev/null 2>&1; then
+	bad "-s '65520': out of range 32..65507" -a ::ffff:127.0.0.1 -s 65520
+	bad "-s '65508'" -a ::ffff:127.0.0.1 -s 65508
+	good -a ::ffff:127.0.0.1 -s 65507 -n 3
+	good -a ::1 -s 65527 -n 3
+	bad "a GSO message is at most 65507 bytes" -a ::ffff:127.0.0.1 -s 32k -g 2
+else
+	skip "no IPv6 here"
+fi
+
+done_tests
