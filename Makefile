@@ -4,7 +4,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
            -Wformat=2 -Wvla
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBS_VERSION='"$(VERSION)"' -Icommon -pthread
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -Icommon -pthread
 LDLIBS  += -pthread
 
 B := bin
@@ -19,18 +19,25 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(O)/%.o)
 BLAST_OBJ  := $(BLAST_SRC:%.c=$(O)/%.o)
 SUCK_OBJ   := $(SUCK_SRC:%.c=$(O)/%.o)
 SUCK_LIB   := $(filter-out $(O)/suck/main.o,$(SUCK_OBJ))
+BLAST_LIB  := $(filter-out $(O)/blast/main.o,$(BLAST_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
 .PHONY: all test unit check perf bench reproduce fuzz clean ndr sweep
 all: $(B)/blast $(B)/suck
 
-# The version string changes with every commit: rebuild whatever embeds it.
+# The version string changes with every commit: only common/version.o embeds it, so a new
+# commit recompiles that one file and relinks.
 $(O)/.version: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 FORCE:
 
-$(O)/%.o: %.c $(O)/.version
+$(O)/common/version.o: common/version.c $(O)/.version
+	@mkdir -p $(@D)
+	@echo "  CC  $<"
+	@$(CC) $(ALL_CFLAGS) -DBS_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
+
+$(O)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC  $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
@@ -49,11 +56,10 @@ $(B)/bare: perf/bare.c
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
 
-$(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) tests/unit/unit.h
+# Unit tests link every object but the two mains.
+$(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) $(BLAST_LIB) tests/unit/unit.h
 	@echo "  LD  $@"
-	@$(CC) $(ALL_CFLAGS) -Isuck -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(LDLIBS) -o $@
-# blast's objects are not in that link: the rate test compiles blast/rate.c in.
-$(B)/test_rate: blast/rate.c blast/blast.h
+	@$(CC) $(ALL_CFLAGS) -Isuck -Iblast -Itests/unit $(LDFLAGS) $< $(COMMON_OBJ) $(SUCK_LIB) $(BLAST_LIB) $(LDLIBS) -o $@
 
 # Test-only tools (tests/tools/NAME.c -> bin/NAME): hand-made datagrams for the hostile tests.
 TOOL_BIN   := $(patsubst tests/tools/%.c,$(B)/%,$(wildcard tests/tools/*.c))
@@ -110,3 +116,20 @@ ndr: all
 # Delivered against offered rate, every variant, 1 + 10 rates of 2 s: about 2 minutes.
 sweep: all
 	sh scripts/sweep rate
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the tools and their man pages, the GNU way.
+# uninstall removes exactly those four files and leaves the directories, which may hold others.
+PREFIX  ?= /usr/local
+BINDIR   = $(PREFIX)/bin
+MAN1DIR  = $(PREFIX)/share/man/man1
+INSTALL  = install
+MAN1    := man/blast.1 man/suck.1
+.PHONY: install uninstall
+install: all
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MAN1DIR)'
+	$(INSTALL) -m 755 $(B)/blast $(B)/suck '$(DESTDIR)$(BINDIR)/'
+	$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(MAN1DIR)/'
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/blast' '$(DESTDIR)$(BINDIR)/suck' \
+		$(MAN1:man/%='$(DESTDIR)$(MAN1DIR)/%')

@@ -1,5 +1,7 @@
-/* blast: shared declarations of the sender's three parts: main.c (options, threads, report),
- * send.c (one flow's send loop and its fin), rate.c (the token bucket behind -r). */
+/* blast: shared declarations of the sender's parts: main.c (options, threads, report), send.c
+ * (one flow's send loop and its fin), gso.c (when and how to use UDP GSO), rate.c (pacing, -r),
+ * gaps.c (the histogram of gaps between send calls), progress.c (-i lines). No part calls back
+ * into main.c. */
 #ifndef BLAST_H
 #define BLAST_H
 #include <pthread.h>
@@ -53,6 +55,24 @@ struct rate {
 	unsigned flows, phase;  /* this flow takes datagrams phase, phase + flows, ... of the run */
 };
 
+struct flow;
+
+/* gso.c: the GSO policy. gso_plan picks the shape of the calls at parsing; gso_socket sets this
+ * flow's shape and UDP_SEGMENT (-1: -g asked for GSO this kernel lacks, exit 4); gso_refused
+ * says whether a failed call means the route refuses GSO, gso_fallback then goes on without
+ * it; gso_off turns it off before the fins (-1 with errno). */
+void gso_plan(struct blast_cfg *cfg, int batch_set, unsigned max);
+int gso_socket(struct flow *f);
+int gso_refused(const struct flow *f, int e);
+void gso_fallback(struct flow *f, int e);
+int gso_off(struct flow *f);
+
+/* progress.c: -i lines on stderr. progress_start returns when the first is due (0: never). */
+uint64_t progress_start(struct flow *fs, unsigned flows, double interval_s, uint64_t t0);
+uint64_t progress_line(uint64_t now);  /* prints one; returns when the next is due */
+void progress_flow_done(void);
+void progress_watch(void);             /* returns once every flow is done */
+
 /* Flow phase of flows paced at pps over all of them, from t0 until deadline (0 = none). */
 void rate_init(struct rate *r, double pps, unsigned flows, unsigned phase, uint64_t t0, uint64_t deadline);
 /* Up to want datagrams that may go now. When none is due it sleeps, until one is, the
@@ -100,9 +120,17 @@ struct flow {
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */
 };
 
+/* The flows of a run added up, apart from printing them. */
+struct flow_total {
+	uint64_t sent, bytes, calls, errors, fins, start_ns, end_ns;
+	enum blast_stop stop;   /* the most severe of the flows' */
+	struct gaps gaps;
+	char detail[256];       /* errors per errno name */
+};
+void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);
+
 int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
 void flow_run(struct flow *f);  /* the send loop, then the fins */
-uint64_t blast_progress(uint64_t now); /* prints a progress line; returns when the next is due */
 
 #endif

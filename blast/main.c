@@ -1,6 +1,7 @@
 /* blast: send fixed-size UDP datagrams for a timed or counted run, as fast as possible or at
  * a set rate, each with the header suck needs to account for it (or none with --raw), and
  * end every flow with a fin carrying its totals. Exit: 0 sent, 1 runtime failure, 2 bad usage. */
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
@@ -16,6 +17,7 @@
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
+#include "version.h"
 #include "wire.h"
 
 static const char *const payload_names[] = { "random", "zero", "pattern", NULL };
@@ -106,7 +108,7 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case 'h': usage(stdout); exit(0);
-		case 'V': printf("blast %s\n", BS_VERSION); exit(0);
+		case 'V': printf("blast %s\n", version_text); exit(0);
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
 		}
@@ -126,22 +128,8 @@ static void parse(int argc, char **argv)
 	if (cfg.raw && payload_set && cfg.payload != PAYLOAD_RANDOM)
 		fprintf(stderr, "blast: note: --raw with --payload %s: no header, %s bytes\n",
 			payload_names[cfg.payload], payload_names[cfg.payload]);
-	/* Unpaced and unshaped, blast takes the fastest way the kernel has: GSO messages of as
-	 * many datagrams as fit in 64 KiB. Each leaves as separate datagrams, each with its own
-	 * header; a route that refuses GSO gets sendmmsg instead (send.c). -b, -g or -r: the
-	 * user chose the shape of the calls, and blast keeps to it. */
-	if (!cfg.segs) {
-		unsigned fit = max / cfg.size;
-		cfg.segs = 1;
-		if (!batch_set && !cfg.rate && fit >= 2) {
-			cfg.segs = fit < BLAST_MAX_SEGS ? fit : BLAST_MAX_SEGS;
-			cfg.gso_auto = 1;
-		}
-	}
-	/* A GSO message is up to 64 KiB already: one per call unless -b asks for more. 32 of
-	 * them (2 MiB a call) spill out of the cache and cost more per datagram than one. */
-	if (cfg.segs > 1 && !batch_set)
-		cfg.batch = 1;
+	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
+	gso_plan(&cfg, batch_set, max);
 	if (cfg.segs > 1 && (uint64_t)cfg.segs * cfg.size > max)
 		opt_die("-g %u with -s %u: a GSO message is at most %u bytes; use -g %u or less",
 			cfg.segs, cfg.size, max, max / cfg.size ? max / cfg.size : 1);
@@ -160,126 +148,52 @@ static int open_socket(struct flow *f)
 	net_format(&cfg.to, where, sizeof where);
 	f->fd = socket(cfg.to.ss.ss_family, SOCK_DGRAM, 0);
 	if (f->fd < 0) {
-		fprintf(stderr, "blast: socket: %s\n", strerror(errno));
+		warn("socket");
 		return -1;
 	}
 	/* connect: the kernel routes once, and a closed port comes back as ECONNREFUSED. */
 	if (connect(f->fd, (const struct sockaddr *)&cfg.to.ss, cfg.to.len) < 0) {
-		fprintf(stderr, "blast: connect %s: %s\n", where, strerror(errno));
+		warn("connect %s", where);
 		return -1;
 	}
-	if (cfg.segs > 1) {
-		int seg = (int)cfg.size;
-		if (setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg) < 0) {
-			if (cfg.gso_auto) {
-				/* No thread runs yet: every flow falls back alike. */
-				fprintf(stderr, "blast: note: no UDP GSO here (setsockopt UDP_SEGMENT: %s); "
-					"sending with sendmmsg -b %u\n", strerror(errno), BLAST_PLAIN_BATCH);
-				cfg.gso_auto = 0;
-				cfg.segs = 1;
-				cfg.batch = BLAST_PLAIN_BATCH;
-				return 0;
-			}
-			fprintf(stderr, "blast: setsockopt UDP_SEGMENT: %s (this kernel has no UDP GSO)\n",
-				strerror(errno));
-			exit(4);
-		}
-	}
+	if (gso_socket(f) < 0)
+		exit(4);
 	return 0;
 }
-
-static _Atomic unsigned running; /* flows still sending: the progress loop watches it */
 
 static void *flow_thread(void *arg)
 {
 	struct flow *f = arg;
 
 	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + f->id) % sys_ncpu()) < 0)
-		fprintf(stderr, "blast: warning: sched_setaffinity: %s\n", strerror(errno));
+		warn("warning: sched_setaffinity");
 	flow_run(f);
-	atomic_fetch_sub(&running, 1);
+	progress_flow_done();
 	return NULL;
 }
 
-/* Progress lines (-i): the flows' totals, read without stopping them. */
-static struct {
-	struct flow *fs;
-	uint64_t t0, next, last_sent, last_t;
-} prog;
-
-uint64_t blast_progress(uint64_t now)
+/* Prints the run's figures; the adding up is flow_sum's (send.c). */
+static void add_report(struct report *r, const struct flow *fs, const struct sys_cpu *c0,
+		       const struct sys_cpu *c1)
 {
-	uint64_t sent = 0, every = (uint64_t)(cfg.interval_s * 1e9);
-
-	for (unsigned i = 0; i < cfg.flows; i++)
-		sent += atomic_load_explicit(&prog.fs[i].progress_sent, memory_order_relaxed);
-	fprintf(stderr, "blast: %7.1f s  sent %12llu  %10.0f pps\n", (double)(now - prog.t0) / 1e9,
-		(unsigned long long)sent, (double)(sent - prog.last_sent) * 1e9 / (double)(now - prog.last_t));
-	prog.last_sent = sent;
-	prog.last_t = now;
-	prog.next += every;
-	if (prog.next <= now) /* after a stall: no burst of catch-up lines */
-		prog.next = now + every;
-	return prog.next;
-}
-
-/* With flows on threads, the main thread wakes every 20 ms to print progress when due. */
-static void watch(void)
-{
-	while (atomic_load(&running)) {
-		struct timespec ts = { 0, 20000000 };
-		uint64_t now;
-
-		nanosleep(&ts, NULL);
-		if (cfg.interval_s > 0 && (now = sys_mono_ns()) >= prog.next)
-			blast_progress(now);
-	}
-}
-
-static void add_report(struct report *r, struct flow *fs, const struct sys_cpu *c0, const struct sys_cpu *c1)
-{
-	uint64_t sent = 0, bytes = 0, calls = 0, errors = 0, fins = 0, start = 0, end = 0;
-	enum blast_stop stop = STOP_TIME;
-	static struct gaps gaps;
-	char detail[256] = "", run[16], where[80];
+	static struct flow_total t;
+	char run[16], where[80];
 	double dur, cpu;
+	uint64_t sent, bytes;
 
-	for (unsigned i = 0; i < cfg.flows; i++) {
-		struct flow *f = &fs[i];
-		sent += f->sent;
-		bytes += f->bytes;
-		calls += f->calls;
-		errors += f->errors;
-		fins += f->fins;
-		if (!start || f->start_ns < start)
-			start = f->start_ns;
-		if (f->end_ns > end)
-			end = f->end_ns;
-		if (f->stop > stop)
-			stop = f->stop;
-		gaps_merge(&gaps, &f->gaps);
-	}
-	for (int e = 0; e < BLAST_ERRNOS; e++) {
-		uint64_t n = 0;
-		for (unsigned i = 0; i < cfg.flows; i++)
-			n += fs[i].err_by[e];
-		if (n) {
-			const char *name = e ? strerrorname_np(e) : "other";
-			size_t len = strlen(detail);
-			snprintf(detail + len, sizeof detail - len, "%s%s:%llu", len ? "," : "",
-				 name ? name : "?", (unsigned long long)n);
-		}
-	}
-	dur = (double)(end - start) / 1e9;
+	flow_sum(fs, cfg.flows, &t);
+	sent = t.sent;
+	bytes = t.bytes;
+	dur = (double)(t.end_ns - t.start_ns) / 1e9;
 	cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
 	snprintf(run, sizeof run, "%08x", cfg.run_id);
 	net_format(&cfg.to, where, sizeof where);
 
 	report_str(r, "tool", "blast");
-	report_str(r, "version", BS_VERSION);
+	report_str(r, "version", version_text);
 	report_str(r, "addr", where);
 	report_str(r, "run_id", cfg.raw ? "raw" : run);
-	report_str(r, "stop", stop_names[stop]);
+	report_str(r, "stop", stop_names[t.stop]);
 	report_u64(r, "size", cfg.size);
 	report_u64(r, "sent", sent);
 	report_u64(r, "bytes", bytes);
@@ -287,13 +201,13 @@ static void add_report(struct report *r, struct flow *fs, const struct sys_cpu *
 	report_f(r, "pps", dur > 0 ? (double)sent / dur : 0, 0);
 	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);
 	report_f(r, "rate_pct", cfg.rate && dur > 0 ? 100.0 * (double)sent / dur / (double)cfg.rate : 0, 2);
-	report_f(r, "gap_p50_us", (double)gaps_quantile(&gaps, 0.50) / 1e3, 2);
-	report_f(r, "gap_p99_us", (double)gaps_quantile(&gaps, 0.99) / 1e3, 2);
-	report_f(r, "gap_max_us", (double)gaps.max_ns / 1e3, 2);
-	report_u64(r, "errors", errors);
-	report_str(r, "error_detail", detail[0] ? detail : "none");
-	report_u64(r, "calls", calls);
-	report_u64(r, "fins", fins);
+	report_f(r, "gap_p50_us", (double)gaps_quantile(&t.gaps, 0.50) / 1e3, 2);
+	report_f(r, "gap_p99_us", (double)gaps_quantile(&t.gaps, 0.99) / 1e3, 2);
+	report_f(r, "gap_max_us", (double)t.gaps.max_ns / 1e3, 2);
+	report_u64(r, "errors", t.errors);
+	report_str(r, "error_detail", t.detail[0] ? t.detail : "none");
+	report_u64(r, "calls", t.calls);
+	report_u64(r, "fins", t.fins);
 	report_f(r, "user_s", c1->user_s - c0->user_s, 3);
 	report_f(r, "sys_s", c1->sys_s - c0->sys_s, 3);
 	report_f(r, "cpu_ns_per_pkt", sent ? cpu * 1e9 / (double)sent : 0, 1);
@@ -313,19 +227,12 @@ int main(int argc, char **argv)
 	static struct flow fs[BLAST_MAX_FLOWS];
 	struct sys_cpu c0, c1;
 	struct report r;
-	uint64_t t0, sent = 0;
+	uint64_t t0, first_line, sent = 0;
 	int rc = 0;
 
 	opt_prog = "blast";
-	if (sys_stdio() < 0) {
-		fprintf(stderr, "blast: stdout is closed: the report would be lost (redirect it, to /dev/null if need be)\n");
+	if (sys_start() < 0)
 		return 1;
-	}
-	/* Handlers first: a signal from now on gives a report, not a silent death. */
-	if (sys_signals() < 0) {
-		fprintf(stderr, "blast: sigaction: %s\n", strerror(errno));
-		return 1;
-	}
 	parse(argc, argv);
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];
@@ -339,7 +246,7 @@ int main(int argc, char **argv)
 		if (open_socket(f) < 0)
 			return 1;
 		if (flow_setup(f) < 0) {
-			fprintf(stderr, "blast: allocating send buffers: %s\n", strerror(errno));
+			warn("allocating send buffers");
 			return 1;
 		}
 	}
@@ -352,33 +259,31 @@ int main(int argc, char **argv)
 		if (cfg.rate)
 			rate_init(&fs[i].rate, (double)cfg.rate, cfg.flows, i, t0, fs[i].deadline_ns);
 	}
-	prog.fs = fs;
-	prog.t0 = prog.last_t = t0;
-	prog.next = t0 + (uint64_t)(cfg.interval_s * 1e9);
-	atomic_store(&running, cfg.flows);
+	first_line = progress_start(fs, cfg.flows, cfg.interval_s, t0);
 	if (cfg.flows == 1) {
 		/* One flow sends on the main thread, checking for progress lines itself: a process
 		 * that never starts a thread keeps glibc's single-thread fast path around each send
 		 * call (no cancellation bookkeeping), which is what a bare send loop gets too. */
-		if (cfg.interval_s > 0)
-			fs[0].progress_ns = prog.next;
+		fs[0].progress_ns = first_line;
 		flow_thread(&fs[0]);
 	} else {
 		for (unsigned i = 0; i < cfg.flows; i++) {
 			int e = pthread_create(&fs[i].tid, NULL, flow_thread, &fs[i]);
 			if (e) {
-				fprintf(stderr, "blast: pthread_create: %s\n", strerror(e));
+				errno = e;
+				warn("pthread_create");
 				return 1;
 			}
 		}
-		watch();
+		progress_watch();
 	}
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		if (cfg.flows > 1)
 			pthread_join(fs[i].tid, NULL);
 		sent += fs[i].sent;
 		if (fs[i].fatal && !rc) {
-			fprintf(stderr, "blast: %s: %s\n", fs[i].fatal_call, strerror(fs[i].fatal));
+			errno = fs[i].fatal;
+			warn("%s", fs[i].fatal_call);
 			rc = 1;
 		}
 	}
@@ -390,7 +295,7 @@ int main(int argc, char **argv)
 	report_init(&r);
 	add_report(&r, fs, &c0, &c1);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
-		fprintf(stderr, "blast: writing the report: %s\n", strerror(errno));
+		warn("writing the report");
 		rc = 1;
 	}
 	for (unsigned i = 0; i < cfg.flows; i++) {

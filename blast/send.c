@@ -56,8 +56,6 @@ int flow_setup(struct flow *f)
 		if (slots < BLAST_PLAIN_BATCH)
 			slots = BLAST_PLAIN_BATCH;
 	}
-	f->batch = cfg->batch;
-	f->segs = cfg->segs;
 	f->bufs = malloc(dgrams * cfg->size);
 	f->msgs = calloc(slots, sizeof *f->msgs);
 	f->iov = calloc(slots, sizeof *f->iov);
@@ -71,22 +69,6 @@ int flow_setup(struct flow *f)
 			wire_put_hdr(f->bufs + d * cfg->size, &h);
 	}
 	return 0;
-}
-
-/* The route refused a GSO message (a device without checksum offload, IPsec, a path MTU
- * below the datagram size...): this flow goes on with sendmmsg, as without GSO. */
-static void gso_fallback(struct flow *f, int e)
-{
-	static atomic_int said;
-	int off = 0;
-
-	setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &off, sizeof off);
-	f->segs = 1;
-	f->batch = BLAST_PLAIN_BATCH;
-	shape(f, f->batch);
-	if (!atomic_exchange(&said, 1))
-		fprintf(stderr, "blast: note: the route refused UDP GSO (%s); sending with sendmmsg -b %u\n",
-			strerrorname_np(e) ? strerrorname_np(e) : strerror(e), BLAST_PLAIN_BATCH);
 }
 
 void flow_free(struct flow *f)
@@ -156,12 +138,9 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 	uint8_t buf[WIRE_FIN_LEN];
 	uint64_t t0, gap = 1000000;
 	size_t len = wire_put_fin(buf, &h, &fin);
-	int off = 0;
 
-	/* The socket's GSO size cuts every send on it, the fin too: with datagrams smaller than a
-	 * fin (WIRE_FIN_LEN) the receiver would get its pieces, each foreign, and no fin. (After a
-	 * GSO fallback it is off already; once more does no harm.) */
-	if (cfg->segs > 1 && setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &off, sizeof off) < 0) {
+	/* The socket's GSO size cuts every send on it, the fin too (gso.c). */
+	if (gso_off(f) < 0) {
 		f->fatal = errno;
 		f->fatal_call = "setsockopt UDP_SEGMENT 0 before the fin";
 		return;
@@ -215,10 +194,10 @@ void flow_run(struct flow *f)
 			continue;
 		n = send_call(f, want, now + wall);
 		f->calls++;
-		if (n < 0 && f->segs > 1 && cfg->gso_auto &&
-		    (errno == EIO || errno == EMSGSIZE || errno == EINVAL || errno == EOPNOTSUPP)) {
+		if (n < 0 && gso_refused(f, errno)) {
 			/* Nothing of this call left: its sequence numbers go out again, unsegmented. */
 			gso_fallback(f, errno);
+			shape(f, f->batch);
 			per_call = f->batch * f->segs;
 		} else if (n < 0) {
 			int e = errno;
@@ -240,7 +219,7 @@ void flow_run(struct flow *f)
 		f->end_ns = now = sys_mono_ns();
 		gaps_add(&f->gaps, now - prev);
 		if (f->progress_ns && now >= f->progress_ns)
-			f->progress_ns = blast_progress(now);
+			f->progress_ns = progress_line(now);
 	}
 	/* The flow's send window, which the rates divide by: until the last send call returned,
 	 * and a paced flow also until it stopped, since it spends most of the window asleep (its
@@ -254,4 +233,37 @@ void flow_run(struct flow *f)
 	}
 	if (!cfg->raw)
 		send_fins(f, f->end_ns - f->start_ns);
+}
+
+void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
+{
+	memset(t, 0, sizeof *t);
+	t->stop = STOP_TIME;
+	for (unsigned i = 0; i < n; i++) {
+		const struct flow *f = &fs[i];
+		t->sent += f->sent;
+		t->bytes += f->bytes;
+		t->calls += f->calls;
+		t->errors += f->errors;
+		t->fins += f->fins;
+		if (!t->start_ns || f->start_ns < t->start_ns)
+			t->start_ns = f->start_ns;
+		if (f->end_ns > t->end_ns)
+			t->end_ns = f->end_ns;
+		if (f->stop > t->stop)
+			t->stop = f->stop;
+		gaps_merge(&t->gaps, &f->gaps);
+	}
+	/* errors per errno, "EAGAIN:3,ENOBUFS:10"; errnos past the table are "other" */
+	for (int e = 0; e < BLAST_ERRNOS; e++) {
+		uint64_t count = 0;
+		for (unsigned i = 0; i < n; i++)
+			count += fs[i].err_by[e];
+		if (count) {
+			const char *name = e ? strerrorname_np(e) : "other";
+			size_t len = strlen(t->detail);
+			snprintf(t->detail + len, sizeof t->detail - len, "%s%s:%llu", len ? "," : "",
+				 name ? name : "?", (unsigned long long)count);
+		}
+	}
 }

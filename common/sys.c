@@ -1,6 +1,7 @@
 /* sys: the small operating-system readings both tools need. */
 #include "sys.h"
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -136,4 +137,18 @@ void sys_random(void *buf, unsigned long len)
 		p += got;
 		len -= (unsigned long)got;
 	}
+}
+
+int sys_start(void)
+{
+	if (sys_stdio() < 0) {
+		warnx("stdout is closed: the report would be lost (redirect it, to /dev/null if need be)");
+		return -1;
+	}
+	/* Handlers first: a signal from now on gives a report, not a silent death. */
+	if (sys_signals() < 0) {
+		warn("sigaction");
+		return -1;
+	}
+	return 0;
 }

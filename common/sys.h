@@ -4,10 +4,6 @@
 #include <signal.h>
 #include <stdint.h>
 
-#ifndef BS_VERSION
-#define BS_VERSION "unknown"
-#endif
-
 extern volatile sig_atomic_t sys_stop; /* set by SIGINT/SIGTERM */
 
 uint64_t sys_mono_ns(void);  /* CLOCK_MONOTONIC */
@@ -20,6 +16,10 @@ int sys_signals(void);
 /* Opens /dev/null on any of fds 0..2 that is closed, so that no socket is ever given fd 1
  * and a report written into it; returns -1 when stdout was the closed one. */
 int sys_stdio(void);
+
+/* What both tools do first: sys_stdio, then sys_signals; -1 (and a message) when the tool
+ * must exit 1. */
+int sys_start(void);
 
 struct sys_cpu { double user_s, sys_s; };
 void sys_cpu_now(struct sys_cpu *c);          /* the whole process so far */

@@ -87,6 +87,9 @@ static void gro_teardown(struct rx *rx)
 const struct variant variant_gro = {
 	.name = "gro",
 	.what = "UDP_GRO + recvmmsg; coalesced buffers split into wire datagrams",
+	/* A gro buffer can hold 64 KiB: 8 of them per call stay in the second-level cache while
+	 * the datagrams in them are checked; 32 (2 MiB) do not, and cost 10-15 % more per datagram. */
+	.batch = 8,
 	.setup = gro_setup,
 	.run = gro_run,
 	.teardown = gro_teardown,

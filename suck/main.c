@@ -2,6 +2,7 @@
  * report what was processed, what was lost and where, the CPU used and the memory held.
  * Options and defaults are here; the receive loops are in one file per variant; what they
  * share is in rx.c. Exit: 0 report printed, 1 runtime failure, 2 bad usage. */
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -15,6 +16,8 @@
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
+#include "version.h"
+#include "total.h"
 #include "variant.h"
 
 #define MAX_THREADS 64
@@ -22,13 +25,12 @@
 const struct variant *const variants[] = {
 	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, NULL,
 };
+const struct variant *const variant_default = &variant_buffer;
 
 static struct suck_cfg cfg = {
 	.addr = "127.0.0.1",
 	.port = 22222,
-	.variant = 1,          /* buffer */
 	.work = { .kind = WORK_HISTOGRAM, .reps = 1 },
-	.batch = 32,
 	.bufsize = 65535,
 	.threads = 1,
 	.cpu = -1,
@@ -41,7 +43,7 @@ static void usage(FILE *out)
 "Receive UDP datagrams from blast, run a work function on each, report what arrived.\n"
 "  -a, --addr ADDR      address to bind (127.0.0.1; ::1, 0.0.0.0, ::, a host name)\n"
 "  -p, --port PORT      port (22222; 0 = a free port, printed on stderr)\n"
-"  -m, --variant NAME   receive strategy (buffer):\n");
+"  -m, --variant NAME   receive strategy (buffer; list: names and what they do):\n");
 	for (int i = 0; variants[i]; i++)
 		fprintf(out, "                         %-7s %s\n", variants[i]->name, variants[i]->what);
 	fprintf(out,
@@ -65,6 +67,19 @@ static void usage(FILE *out)
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
 "Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed.\n",
 		MAX_THREADS);
+}
+
+/* " mmsg, gro": the variants -b applies to, for its message. */
+static const char *batch_names(void)
+{
+	static char buf[128];
+	size_t len = 0;
+
+	for (int i = 0; variants[i]; i++)
+		if (variants[i]->batch && len < sizeof buf)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "",
+						variants[i]->name);
+	return buf;
 }
 
 static void parse(int argc, char **argv)
@@ -93,7 +108,14 @@ static void parse(int argc, char **argv)
 		switch (c) {
 		case 'a': cfg.addr = optarg; break;
 		case 'p': cfg.port = (unsigned)opt_u64("-p", optarg, OPT_PLAIN, 0, 65535); break;
-		case 'm': cfg.variant = opt_name("-m", optarg, names); break;
+		case 'm':
+			if (strcmp(optarg, "list") == 0) {
+				for (int i = 0; variants[i]; i++)
+					printf("%s\t%s\n", variants[i]->name, variants[i]->what);
+				exit(0);
+			}
+			cfg.variant = variants[opt_name("-m", optarg, names)];
+			break;
 		case 'w':
 			if ((err = work_parse(optarg, &cfg.work)))
 				opt_die("-w '%s': %s; accepted: none, histogram, checksum, each with :N, "
@@ -111,37 +133,33 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case 'h': usage(stdout); exit(0);
-		case 'V': printf("suck %s\n", BS_VERSION); exit(0);
+		case 'V': printf("suck %s\n", version_text); exit(0);
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
-	if (batch_set && variants[cfg.variant] != &variant_mmsg && variants[cfg.variant] != &variant_gro)
-		opt_die("-b applies to -m mmsg and -m gro; %s does not batch receive calls",
-			variants[cfg.variant]->name);
-	/* A gro buffer can hold 64 KiB: 8 of them per call stay in the second-level cache while
-	 * the datagrams in them are checked; 32 (2 MiB) do not, and cost 10-15 % more per datagram. */
-	if (!batch_set && variants[cfg.variant] == &variant_gro)
-		cfg.batch = 8;
-	if (retain_set && variants[cfg.variant] != &variant_copy)
+	if (!cfg.variant)
+		cfg.variant = variant_default;
+	if (batch_set && !cfg.variant->batch)
+		opt_die("-b applies to -m%s; %s does not batch receive calls", batch_names(),
+			cfg.variant->name);
+	if (!batch_set)
+		cfg.batch = cfg.variant->batch ? cfg.variant->batch : 1;
+	if (retain_set && !cfg.variant->retains)
 		opt_die("--retain applies to -m copy only");
 }
 
-struct worker {
-	pthread_t tid;
-	struct rx rx;
-	const struct variant *v;
-};
+static struct rx rxs[MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
 
 static void *worker_main(void *arg)
 {
-	struct worker *w = arg;
+	struct rx *rx = arg;
 
-	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + w->rx.id) % sys_ncpu()) < 0)
-		fprintf(stderr, "suck: warning: sched_setaffinity: %s\n", strerror(errno));
-	w->v->run(&w->rx);
+	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + rx->id) % sys_ncpu()) < 0)
+		warn("warning: sched_setaffinity");
+	cfg.variant->run(rx);
 	return NULL;
 }
 
@@ -151,105 +169,68 @@ static int open_socket(const struct net_addr *a)
 	struct timeval tick = { .tv_sec = 0, .tv_usec = RX_TICK_MS * 1000 };
 
 	if (fd < 0) {
-		fprintf(stderr, "suck: socket: %s\n", strerror(errno));
+		warn("socket");
 		return -1;
 	}
 	if (cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
-		fprintf(stderr, "suck: setsockopt SO_REUSEPORT: %s\n", strerror(errno));
+		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
 	/* The tick bounds how long a blocked receive can miss a stop condition. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof tick) < 0) {
-		fprintf(stderr, "suck: setsockopt SO_RCVTIMEO: %s\n", strerror(errno));
+		warn("setsockopt SO_RCVTIMEO");
 		return -1;
 	}
 	if (cfg.rcvbuf && net_rcvbuf(fd, cfg.rcvbuf) < 0) {
-		fprintf(stderr, "suck: setsockopt SO_RCVBUF: %s\n", strerror(errno));
+		warn("setsockopt SO_RCVBUF");
 		return -1;
 	}
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) < 0) {
 		char where[80];
 		net_format(a, where, sizeof where);
-		fprintf(stderr, "suck: bind %s: %s\n", where, strerror(errno));
+		warn("bind %s", where);
 		return -1;
 	}
 	return fd;
 }
 
-static void add_report(struct report *r, struct worker *ws, const char *where, int rcvbuf,
-		       int64_t kdrops, uint64_t heap_kib, const struct sys_cpu *c0, const struct sys_cpu *c1)
+/* Prints the run's figures; the adding up is total_sum's. */
+static void add_report(struct report *r, const struct total *t, const struct rx *rx0, const char *where,
+		       int rcvbuf, uint64_t heap_kib, const struct sys_cpu *c0, const struct sys_cpu *c1)
 {
-	struct rx *rx0 = &ws[0].rx;
-	struct stats_total t;
-	struct work work = { .kind = cfg.work.kind, .reps = cfg.work.reps };
-	uint64_t received = 0, bytes = 0, foreign = 0, truncated = 0, allocs = 0, bufs = 0;
-	uint64_t other_run = 0, other_src = 0;
-	uint64_t first = 0, last = 0, dropped;
-	enum rx_stop stop = RX_STOP_FIN;
-	double dur, cpu, segs;
+	uint64_t received = t->received, bytes = t->bytes;
+	double dur = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0;
+	double cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
 	char spec[48], run[16];
 
-	for (unsigned i = 0; i < cfg.threads; i++) {
-		struct rx *rx = &ws[i].rx;
-		received += rx->received;
-		bytes += rx->bytes;
-		foreign += rx->foreign;
-		other_run += rx->other_run;
-		other_src += rx->other_src;
-		truncated += rx->truncated;
-		allocs += rx->allocs;
-		bufs += rx->bufs;
-		if (rx->first_ns && (!first || rx->first_ns < first))
-			first = rx->first_ns;
-		if (rx->last_ns > last)
-			last = rx->last_ns;
-		if (i > 0)
-			stats_merge(&rx0->trk, &rx->trk);
-		work_merge(&work, &rx->work);
-		if (rx->done != RX_STOP_FIN)
-			stop = rx->done;
-	}
-	stats_sum(&rx0->trk, &t);
-	/* The kernel's counter also counts dropped fins and foreign datagrams; dropped is the part
-	 * that can be this run's data, and kernel_drops the counter as read. */
-	/* With GRO the kernel drops, and counts, whole coalesced buffers: scale the counter by
-	 * the datagrams per buffer this run received (1 for every other variant). A fin comes in
-	 * a buffer of its own and is not among the datagrams received: leave its buffers out, or
-	 * the average, and with it dropped, comes out low. */
-	segs = bufs > t.fins && received ? (double)received / (double)(bufs - t.fins) : 1;
-	dropped = kdrops < 0 ? 0 : (uint64_t)((double)kdrops * segs + 0.5);
-	if (dropped > t.lost)
-		dropped = t.lost;
-	dur = last > first ? (double)(last - first) / 1e9 : 0;
-	cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
 	work_spec(&cfg.work, spec, sizeof spec);
 	snprintf(run, sizeof run, "%08x", rx0->have_run ? rx0->run_id : 0);
 
 	report_str(r, "tool", "suck");
-	report_str(r, "version", BS_VERSION);
-	report_str(r, "variant", variants[cfg.variant]->name);
+	report_str(r, "version", version_text);
+	report_str(r, "variant", cfg.variant->name);
 	report_str(r, "work", spec);
 	report_str(r, "addr", where);
 	report_str(r, "run_id", run);
-	report_str(r, "stop", rx_stop_names[stop]);
+	report_str(r, "stop", rx_stop_names[t->stop]);
 	report_u64(r, "received", received);
-	report_u64(r, "valid", t.valid);
-	report_u64(r, "foreign", foreign);
-	report_u64(r, "other_run", other_run);
-	report_u64(r, "other_src", other_src);
-	report_u64(r, "truncated", truncated);
-	report_u64(r, "dup", t.dup);
-	report_u64(r, "late", t.late);
-	report_u64(r, "reordered", t.reordered);
-	report_u64(r, "sent", t.sent);
-	report_u64(r, "sent_estimated", (uint64_t)t.sent_estimated);
-	report_u64(r, "lost", t.lost);
-	report_u64(r, "dropped", dropped);
-	report_u64(r, "elsewhere", t.lost - dropped);
-	report_i64(r, "kernel_drops", kdrops);
-	report_f(r, "segs_per_buf", segs, 2);
-	report_u64(r, "flows", t.flows);
-	report_u64(r, "fins", t.fins);
+	report_u64(r, "valid", t->seq.valid);
+	report_u64(r, "foreign", t->foreign);
+	report_u64(r, "other_run", t->other_run);
+	report_u64(r, "other_src", t->other_src);
+	report_u64(r, "truncated", t->truncated);
+	report_u64(r, "dup", t->seq.dup);
+	report_u64(r, "late", t->seq.late);
+	report_u64(r, "reordered", t->seq.reordered);
+	report_u64(r, "sent", t->seq.sent);
+	report_u64(r, "sent_estimated", (uint64_t)t->seq.sent_estimated);
+	report_u64(r, "lost", t->seq.lost);
+	report_u64(r, "dropped", t->dropped);
+	report_u64(r, "elsewhere", t->seq.lost - t->dropped);
+	report_i64(r, "kernel_drops", t->kernel_drops);
+	report_f(r, "segs_per_buf", t->segs_per_buf, 2);
+	report_u64(r, "flows", t->seq.flows);
+	report_u64(r, "fins", t->seq.fins);
 	report_u64(r, "bytes", bytes);
 	report_f(r, "duration_s", dur, 6);
 	report_f(r, "pps", dur > 0 ? (double)received / dur : 0, 0);
@@ -259,12 +240,11 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 	report_f(r, "cpu_ns_per_pkt", received ? cpu * 1e9 / (double)received : 0, 1);
 	report_u64(r, "rss_kib", sys_rss_kib());
 	report_u64(r, "heap_kib", heap_kib);
-	report_u64(r, "allocs", allocs);
-	report_u64(r, "digest", work_digest(&work));
+	report_u64(r, "allocs", t->allocs);
+	report_u64(r, "digest", work_digest(&t->work));
 	report_i64(r, "rcvbuf", rcvbuf);
 	report_u64(r, "bufsize", cfg.bufsize);
-	report_u64(r, "batch", variants[cfg.variant] == &variant_mmsg ||
-		   variants[cfg.variant] == &variant_gro ? cfg.batch : 1);
+	report_u64(r, "batch", cfg.batch);
 	report_u64(r, "threads", cfg.threads);
 	report_u64(r, "retain", cfg.retain);
 	report_f(r, "time_limit_s", cfg.time_s, 3);
@@ -273,16 +253,16 @@ static void add_report(struct report *r, struct worker *ws, const char *where, i
 
 /* Each failure once: the threads whose call failed say why, the same call and errno once with
  * the number of threads; the others only stopped because of them and say nothing. */
-static void report_errors(const struct worker *ws)
+static void report_errors(void)
 {
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		const struct rx *rx = &ws[i].rx;
+		const struct rx *rx = &rxs[i];
 		unsigned same = 0, earlier = 0;
 
 		if (!rx->error_call)
 			continue;
 		for (unsigned k = 0; k < cfg.threads; k++) {
-			const struct rx *o = &ws[k].rx;
+			const struct rx *o = &rxs[k];
 			if (o->error_call && strcmp(o->error_call, rx->error_call) == 0 && o->error == rx->error) {
 				same++;
 				earlier += k < i;
@@ -290,17 +270,20 @@ static void report_errors(const struct worker *ws)
 		}
 		if (earlier)
 			continue;
-		if (same > 1)
-			fprintf(stderr, "suck: %s: %s (%u threads)\n", rx->error_call, strerror(rx->error), same);
-		else
-			fprintf(stderr, "suck: %s: %s\n", rx->error_call, strerror(rx->error));
+		if (same > 1) {
+			warnx("%s: %s (%u threads)", rx->error_call, strerror(rx->error), same);
+		} else {
+			errno = rx->error;
+			warn("%s", rx->error_call);
+		}
 	}
 }
 
 int main(int argc, char **argv)
 {
-	static struct worker ws[MAX_THREADS];
+	static pthread_t tids[MAX_THREADS];
 	static struct rx_shared sh;
+	struct total tot;
 	const struct variant *v;
 	struct net_addr a, bound;
 	struct sys_cpu c0, c1;
@@ -314,17 +297,10 @@ int main(int argc, char **argv)
 	uint32_t other_id = 0;
 
 	opt_prog = "suck";
-	if (sys_stdio() < 0) {
-		fprintf(stderr, "suck: stdout is closed: the report would be lost (redirect it, to /dev/null if need be)\n");
+	if (sys_start() < 0)
 		return 1;
-	}
-	/* Handlers first: a signal from now on gives a report, not a silent death. */
-	if (sys_signals() < 0) {
-		fprintf(stderr, "suck: sigaction: %s\n", strerror(errno));
-		return 1;
-	}
 	parse(argc, argv);
-	v = variants[cfg.variant];
+	v = cfg.variant;
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
 	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
@@ -335,26 +311,25 @@ int main(int argc, char **argv)
 			return 1;
 		/* With -p 0 the first socket picks the port; the others join it. */
 		if (i == 0 && net_local(fd, &a) < 0) {
-			fprintf(stderr, "suck: getsockname: %s\n", strerror(errno));
+			warn("getsockname");
 			return 1;
 		}
-		if (rx_init(&ws[i].rx, fd, i, &cfg, &sh) < 0) {
-			fprintf(stderr, "suck: mmap for the sequence tracker: %s\n", strerror(errno));
+		if (rx_init(&rxs[i], fd, i, &cfg, &sh) < 0) {
+			warn("mmap for the sequence tracker");
 			return 1;
 		}
-		ws[i].v = v;
-		int st = v->setup(&ws[i].rx);
+		int st = v->setup(&rxs[i]);
 		if (st == VARIANT_UNSUPPORTED) {
-			fprintf(stderr, "suck: -m %s: this kernel does not offer it: %s\n", v->name, strerror(errno));
+			warn("-m %s: this kernel does not offer it", v->name);
 			return 4;
 		}
 		if (st < 0) {
-			fprintf(stderr, "suck: -m %s: setting up: %s\n", v->name, strerror(errno));
+			warn("-m %s: setting up", v->name);
 			return 1;
 		}
 	}
-	rcvbuf = net_rcvbuf(ws[0].rx.fd, 0);
-	net_local(ws[0].rx.fd, &bound);
+	rcvbuf = net_rcvbuf(rxs[0].fd, 0);
+	net_local(rxs[0].fd, &bound);
 	net_format(&bound, where, sizeof where);
 	if (cfg.rcvbuf && rcvbuf < cfg.rcvbuf)
 		fprintf(stderr, "suck: warning: asked for -R %d, the kernel granted %d (net.core.rmem_max)\n",
@@ -366,36 +341,37 @@ int main(int argc, char **argv)
 	 * glibc's single-thread fast paths (no cancellation bookkeeping around each recv call),
 	 * which is what a bare receive loop gets too. */
 	if (cfg.threads == 1)
-		worker_main(&ws[0]);
+		worker_main(&rxs[0]);
 	for (started = 0; cfg.threads > 1 && started < cfg.threads; started++) {
-		int e = pthread_create(&ws[started].tid, NULL, worker_main, &ws[started]);
+		int e = pthread_create(&tids[started], NULL, worker_main, &rxs[started]);
 		if (e) {
 			/* The threads already running stop at their next tick and are joined below;
 			 * the report covers them only. */
-			fprintf(stderr, "suck: pthread_create: %s\n", strerror(e));
+			errno = e;
+			warn("pthread_create");
 			sys_stop = 1;
 			rc = 1;
 			break;
 		}
 	}
 	for (unsigned i = 0; i < started; i++)
-		pthread_join(ws[i].tid, NULL);
+		pthread_join(tids[i], NULL);
 	if (cfg.threads > 1)
 		cfg.threads = started;
 	sys_cpu_now(&c1);
 	heap_kib = sys_heap_kib();
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int64_t d = net_drops(ws[i].rx.fd);
+		int64_t d = net_drops(rxs[i].fd);
 		if (d < 0)
 			kdrops = -1;
 		else if (kdrops >= 0)
 			kdrops += d;
-		if (ws[i].rx.error_call)
+		if (rxs[i].error_call)
 			rc = 1;
-		if (ws[i].rx.other_id && !other_id)
-			other_id = ws[i].rx.other_id;
+		if (rxs[i].other_id && !other_id)
+			other_id = rxs[i].other_id;
 	}
-	report_errors(ws);
+	report_errors();
 	if (cfg.threads == 0)
 		return rc;
 	if (other_id)
@@ -405,16 +381,17 @@ int main(int argc, char **argv)
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 
+	total_sum(rxs, cfg.threads, kdrops, &tot);
 	report_init(&r);
-	add_report(&r, ws, where, rcvbuf, kdrops, heap_kib, &c0, &c1);
+	add_report(&r, &tot, &rxs[0], where, rcvbuf, heap_kib, &c0, &c1);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
-		fprintf(stderr, "suck: writing the report: %s\n", strerror(errno));
+		warn("writing the report");
 		rc = 1;
 	}
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		v->teardown(&ws[i].rx);
-		rx_free(&ws[i].rx);
-		close(ws[i].rx.fd);
+		v->teardown(&rxs[i]);
+		rx_free(&rxs[i]);
+		close(rxs[i].fd);
 	}
 	return rc;
 }

@@ -36,6 +36,7 @@ static void mmsg_teardown(struct rx *rx)
 const struct variant variant_mmsg = {
 	.name = "mmsg",
 	.what = "recvmmsg into a batch of buffers, MSG_WAITFORONE",
+	.batch = 32,
 	.setup = mmsg_setup,
 	.run = mmsg_run,
 	.teardown = mmsg_teardown,

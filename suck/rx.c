@@ -26,7 +26,7 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 	rx->start_ns = rx->check_ns = sys_mono_ns();
 	if (cfg->interval_s > 0)
 		rx->next_progress_ns = rx->start_ns + (uint64_t)(cfg->interval_s * 1e9);
-	return stats_init(&rx->trk);
+	return seq_init(&rx->trk);
 }
 
 struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
@@ -84,7 +84,7 @@ void rx_msgs_free(struct rx_msgs *m)
 
 void rx_free(struct rx *rx)
 {
-	stats_free(&rx->trk);
+	seq_free(&rx->trk);
 }
 
 void rx_first(struct rx *rx)
@@ -192,7 +192,7 @@ int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 	if (!atomic_compare_exchange_strong(&sh->flows, &none, f.flows) && none != f.flows)
 		return 0;
 	now = clock_read(rx);
-	if (!stats_fin(&rx->trk, h.flow, f.sent, f.bytes, f.duration_ns, f.flows))
+	if (!seq_fin(&rx->trk, h.flow, f.sent, f.bytes, f.duration_ns, f.flows))
 		return 1;
 	if (atomic_fetch_add(&sh->fins, 1) + 1 >= f.flows && !atomic_load(&sh->drain)) {
 		atomic_store(&sh->drain, 1);

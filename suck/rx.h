@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "stats.h"
+#include "seq.h"
 #include "wire.h"
 #include "work.h"
 
@@ -30,10 +30,12 @@
 enum rx_stop { RX_RUNNING, RX_STOP_FIN, RX_STOP_SIGNAL, RX_STOP_TIME, RX_STOP_IDLE, RX_STOP_ERROR };
 extern const char *const rx_stop_names[];
 
+struct variant;
+
 struct suck_cfg {
 	const char *addr;
 	unsigned port;
-	int variant;
+	const struct variant *variant;
 	struct work work;      /* kind and repetitions; the state lives in each rx */
 	unsigned batch;        /* datagrams per recvmmsg */
 	unsigned bufsize;      /* bytes per receive buffer; larger datagrams are truncated */
@@ -93,7 +95,7 @@ struct rx {
 	int have_run;
 	size_t cap;                /* receive buffer bytes: -s, but room for a whole fin */
 	struct work work;
-	struct stats_tracker trk;
+	struct seq_tracker trk;
 	uint8_t mine[WIRE_MAX_FLOWS]; /* FLOW_UNKNOWN, FLOW_MINE or FLOW_OTHERS */
 	struct rx_name src[WIRE_MAX_FLOWS]; /* the source of each flow this thread owns */
 	unsigned check_every, since_check; /* datagrams between checks, adapted to the work */
@@ -179,7 +181,7 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		rx->other_src++;
 		return;
 	}
-	stats_seq(&rx->trk, h.flow, h.seq);
+	seq_seen(&rx->trk, h.flow, h.seq);
 }
 
 /* rx_take, then the stop conditions every check_every datagrams: a counter, not a clock. */

@@ -6,9 +6,14 @@
 #define VARIANT_H
 #include "rx.h"
 
+/* What differs between variants is said here, in the variant's own table entry, not found out
+ * elsewhere by comparing pointers. */
 struct variant {
 	const char *name;
-	const char *what; /* one line for suck -h */
+	const char *what; /* one line for suck -h and suck -m list */
+	unsigned batch;   /* default datagrams (gro: buffers) per receive call; 0 = one call per
+			     datagram, and -b does not apply */
+	int retains;      /* --retain applies */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno */
 	void (*run)(struct rx *rx);
 	void (*teardown)(struct rx *rx);
@@ -17,7 +22,8 @@ struct variant {
 #define VARIANT_UNSUPPORTED 4 /* the kernel refuses the mechanism: suck exits 4 */
 
 extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring;
-/* Every variant in the order of suck -h, NULL-terminated. */
+/* Every variant in the order of suck -h, NULL-terminated; the first is not the default. */
 extern const struct variant *const variants[];
+extern const struct variant *const variant_default;
 
 #endif

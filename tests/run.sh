@@ -1,6 +1,8 @@
 #!/bin/sh
 # Runs every unit test program (bin/test_*) and every integration test (tests/t_*.sh), counts
-# checks, and ends with one line "N passed, N failed". BIN selects the build (bin, bin/san).
+# checks, says how many were skipped ("N skipped", the tests' SKIP lines: a skip is visible, not
+# silent), and ends with one line "N passed, N failed", the line CI and the README promise.
+# BIN selects the build (bin, bin/san).
 # T=pattern runs only the tests whose file name matches.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -8,6 +10,7 @@ BIN=${BIN:-bin}
 export BIN
 passed=0
 failed=0
+skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT INT TERM
 
@@ -38,8 +41,10 @@ for t in "$BIN"/test_* tests/t_*.sh; do
 	esac
 	st=$?
 	grep -E '^(FAIL|SKIP)' "$log"
+	skipped=$((skipped + $(grep -c '^SKIP' "$log")))
 	count "$name" "$st"
 	echo "-- $name ($(( $(date +%s) - start )) s): $(tail -n 1 "$log")"
 done
+echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -82,5 +82,14 @@ batch_of() { "$BIN/suck" -p 0 -t 10ms -o tsv "$@" 2>/dev/null | awk -F'\t' 'NR =
 check "suck -m mmsg: batch 32 ($(batch_of -m mmsg))" test "$(batch_of -m mmsg)" = 32
 check "suck -m gro: batch 8 ($(batch_of -m gro))" test "$(batch_of -m gro)" = 8
 check "suck -m gro -b 32: batch 32" test "$(batch_of -m gro -b 32)" = 32
+check "suck -m buffer: batch 1 (one call a datagram)" test "$(batch_of -m buffer)" = 1
+
+# suck -m list: every variant, name TAB description, for scripts.
+"$BIN/suck" -m list >"$TMP/list" 2>&1
+check "suck -m list exits 0" test $? = 0
+for v in copy buffer mmsg gro uring; do
+	check "suck -m list names $v" grep -q "^$v	." "$TMP/list"
+done
+check "suck -m list: one line a variant" test "$(wc -l <"$TMP/list")" = 5
 
 done_tests

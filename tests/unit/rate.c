@@ -1,11 +1,12 @@
 /* Unit tests for blast/rate.c: the run's schedule shared out over flows (no first burst, never
  * more than rate x time + 1 in all), the catch-up limit, the cap at want, and sleeps bounded by
- * the deadline and by the slice. blast's objects are not in the unit tests' link, so the file is
- * compiled in here. Most checks run on made-up times just after boot: a sleep towards one of
- * them is in the past and returns at once. */
+ * the deadline and by the slice. Most checks run on made-up times just after boot: a sleep
+ * towards one of them is in the past and returns at once. */
 #include <stdint.h>
+#include <time.h>
 
-#include "../../blast/rate.c"
+#include "blast.h"
+#include "sys.h"
 #include "unit.h"
 
 #define MS 1000000ull

@@ -1,14 +1,14 @@
-/* Unit tests for common/stats.c: the per-flow sequence tracker (valid, dup, reordered, late),
+/* Unit tests for common/seq.c: the per-flow sequence tracker (valid, dup, reordered, late),
  * fins, merging per-thread trackers, and the run totals (sent, lost, estimated). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "seq.h"
 #include "unit.h"
 
-#define W ((uint64_t)STATS_WINDOW)
+#define W ((uint64_t)SEQ_WINDOW)
 #define ULL(x) ((unsigned long long)(x))
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
@@ -21,21 +21,21 @@ static uint64_t xorshift(void)
 	return rng;
 }
 
-static void init(struct stats_tracker *t, const char *name)
+static void init(struct seq_tracker *t, const char *name)
 {
-	int r = stats_init(t);
+	int r = seq_init(t);
 
-	CHECK(r == 0, "%s: stats_init failed", name);
+	CHECK(r == 0, "%s: seq_init failed", name);
 	if (r != 0)
 		exit(1);
 }
 
 /* The totals, with the invariants of DESIGN.md checked on every case. */
-static void sum(const struct stats_tracker *t, struct stats_total *s, const char *name)
+static void sum(const struct seq_tracker *t, struct seq_total *s, const char *name)
 {
 	uint64_t valid = 0, dup = 0, reo = 0, late = 0;
 
-	stats_sum(t, s);
+	seq_sum(t, s);
 	CHECK(s->lost == s->sent - s->valid, "%s: lost %llu != sent %llu - valid %llu", name,
 	      ULL(s->lost), ULL(s->sent), ULL(s->valid));
 	CHECK(s->valid <= s->sent, "%s: valid %llu > sent %llu", name, ULL(s->valid), ULL(s->sent));
@@ -51,10 +51,10 @@ static void sum(const struct stats_tracker *t, struct stats_total *s, const char
 	      "%s: totals are not the sums of the flows", name);
 }
 
-static void expect_flow(const struct stats_tracker *t, unsigned flow, uint64_t valid, uint64_t dup,
+static void expect_flow(const struct seq_tracker *t, unsigned flow, uint64_t valid, uint64_t dup,
 			uint64_t reordered, uint64_t late, const char *name)
 {
-	const struct stats_flow *f = &t->flow[flow];
+	const struct seq_flow *f = &t->flow[flow];
 
 	CHECK(f->valid == valid, "%s: flow %u valid %llu, want %llu", name, flow, ULL(f->valid), ULL(valid));
 	CHECK(f->dup == dup, "%s: flow %u dup %llu, want %llu", name, flow, ULL(f->dup), ULL(dup));
@@ -63,7 +63,7 @@ static void expect_flow(const struct stats_tracker *t, unsigned flow, uint64_t v
 	CHECK(f->late == late, "%s: flow %u late %llu, want %llu", name, flow, ULL(f->late), ULL(late));
 }
 
-static void expect_total(const struct stats_total *s, uint64_t sent, uint64_t valid, uint64_t lost,
+static void expect_total(const struct seq_total *s, uint64_t sent, uint64_t valid, uint64_t lost,
 			 int estimated, const char *name)
 {
 	CHECK(s->sent == sent, "%s: sent %llu, want %llu", name, ULL(s->sent), ULL(sent));
@@ -75,15 +75,15 @@ static void expect_total(const struct stats_total *s, uint64_t sent, uint64_t va
 
 static void test_in_order(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 
 	init(&t, "in order");
-	stats_sum(&t, &s);
+	seq_sum(&t, &s);
 	CHECK(s.flows == 0 && s.sent == 0 && s.valid == 0 && s.lost == 0 && s.fins_missing == 0 &&
 	      !s.sent_estimated, "empty tracker: flows %u sent %llu", s.flows, ULL(s.sent));
 	for (uint64_t i = 0; i < 1000; i++)
-		stats_seq(&t, 0, i);
+		seq_seen(&t, 0, i);
 	expect_flow(&t, 0, 1000, 0, 0, 0, "in order");
 	CHECK(t.flow[0].next == 1000, "in order: next %llu", ULL(t.flow[0].next));
 	CHECK(t.flows_seen == 1, "in order: flows_seen %u", t.flows_seen);
@@ -92,155 +92,155 @@ static void test_in_order(void)
 	CHECK(s.dup == 0 && s.reordered == 0 && s.late == 0, "in order: dup/reordered/late");
 	CHECK(s.flows == 1 && s.fins_missing == 1 && s.fins == 0 && s.bytes_sent == 0,
 	      "in order: flows %u fins_missing %u", s.flows, s.fins_missing);
-	stats_free(&t);
-	CHECK(t.mem == NULL, "stats_free clears mem");
-	stats_free(&t); /* twice is harmless */
+	seq_free(&t);
+	CHECK(t.mem == NULL, "seq_free clears mem");
+	seq_free(&t); /* twice is harmless */
 }
 
 static void test_gaps(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 
 	init(&t, "gaps");
 	/* 0..99 without 10 and 20..29: 89 valid, highest 99. */
 	for (uint64_t i = 0; i < 100; i++)
 		if (i != 10 && !(i >= 20 && i < 30))
-			stats_seq(&t, 0, i);
+			seq_seen(&t, 0, i);
 	expect_flow(&t, 0, 89, 0, 0, 0, "gaps");
 	sum(&t, &s, "gaps");
 	expect_total(&s, 100, 89, 11, 1, "gaps, estimated");
 	CHECK(s.fins_missing == 1, "gaps: fins_missing %u", s.fins_missing);
 	/* The fin says 105 were sent: the last 5 were lost too, and sent is no longer estimated. */
-	CHECK(stats_fin(&t, 0, 105, 105 * 1450, 123456789, 1) == 1, "gaps: first fin");
+	CHECK(seq_fin(&t, 0, 105, 105 * 1450, 123456789, 1) == 1, "gaps: first fin");
 	sum(&t, &s, "gaps fin");
 	expect_total(&s, 105, 89, 16, 0, "gaps, from the fin");
 	CHECK(s.fins_missing == 0 && s.fins == 1 && s.bytes_sent == 105 * 1450 && s.flows == 1,
 	      "gaps fin: fins_missing %u fins %llu bytes %llu", s.fins_missing, ULL(s.fins),
 	      ULL(s.bytes_sent));
-	stats_free(&t);
+	seq_free(&t);
 
 	/* Missing at the end and the start, no fin: the estimate is highest + 1. */
 	init(&t, "gaps2");
 	for (uint64_t i = 5; i < 50; i++)
-		stats_seq(&t, 0, i);
+		seq_seen(&t, 0, i);
 	sum(&t, &s, "gaps2");
 	expect_total(&s, 50, 45, 5, 1, "gaps2");
-	stats_free(&t);
+	seq_free(&t);
 
 	/* A single datagram far ahead. */
 	init(&t, "gaps3");
-	stats_seq(&t, 0, 1000000);
+	seq_seen(&t, 0, 1000000);
 	sum(&t, &s, "gaps3");
 	expect_total(&s, 1000001, 1, 1000000, 1, "gaps3");
-	stats_free(&t);
+	seq_free(&t);
 }
 
 static void test_dup(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 
 	init(&t, "dup");
 	for (uint64_t i = 0; i < 100; i++) {
-		stats_seq(&t, 0, i);
-		stats_seq(&t, 0, i); /* the highest repeated at once */
+		seq_seen(&t, 0, i);
+		seq_seen(&t, 0, i); /* the highest repeated at once */
 	}
 	expect_flow(&t, 0, 100, 100, 0, 0, "dup immediate");
 	for (uint64_t i = 0; i < 100; i += 3)
-		stats_seq(&t, 0, i); /* 34 older ones again */
+		seq_seen(&t, 0, i); /* 34 older ones again */
 	expect_flow(&t, 0, 100, 134, 0, 0, "dup older");
 	for (int k = 0; k < 10; k++)
-		stats_seq(&t, 0, 0); /* the oldest, still in the window */
+		seq_seen(&t, 0, 0); /* the oldest, still in the window */
 	expect_flow(&t, 0, 100, 144, 0, 0, "dup oldest");
 	sum(&t, &s, "dup");
 	expect_total(&s, 100, 100, 0, 1, "dup");
 	CHECK(s.dup == 144, "dup total %llu", ULL(s.dup));
 	/* A reordered one is valid once, then a dup. */
-	stats_seq(&t, 0, 200);
-	stats_seq(&t, 0, 150);
-	stats_seq(&t, 0, 150);
-	stats_seq(&t, 0, 200);
+	seq_seen(&t, 0, 200);
+	seq_seen(&t, 0, 150);
+	seq_seen(&t, 0, 150);
+	seq_seen(&t, 0, 200);
 	expect_flow(&t, 0, 102, 146, 1, 0, "dup reordered");
 	sum(&t, &s, "dup 2");
 	expect_total(&s, 201, 102, 99, 1, "dup 2");
 	/* Even with a fin, duplicates never make valid exceed sent. */
-	stats_fin(&t, 0, 201, 0, 0, 1);
+	seq_fin(&t, 0, 201, 0, 0, 1);
 	sum(&t, &s, "dup fin");
 	expect_total(&s, 201, 102, 99, 0, "dup fin");
-	stats_free(&t);
+	seq_free(&t);
 }
 
 static void test_reorder(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 
 	init(&t, "reorder");
 	for (uint64_t i = 0; i < 1000; i += 2) {
-		stats_seq(&t, 0, i + 1);
-		stats_seq(&t, 0, i);
+		seq_seen(&t, 0, i + 1);
+		seq_seen(&t, 0, i);
 	}
 	expect_flow(&t, 0, 1000, 0, 500, 0, "reorder pairs");
 	sum(&t, &s, "reorder");
 	expect_total(&s, 1000, 1000, 0, 1, "reorder");
 	/* Fully reversed block of 100 after that. */
 	for (uint64_t i = 1100; i-- > 1000;)
-		stats_seq(&t, 0, i);
+		seq_seen(&t, 0, i);
 	expect_flow(&t, 0, 1100, 0, 599, 0, "reorder reversed");
 	sum(&t, &s, "reorder reversed");
 	expect_total(&s, 1100, 1100, 0, 1, "reorder reversed");
-	stats_free(&t);
+	seq_free(&t);
 }
 
 static void test_big_gap(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 	uint64_t top = 10 + W + 5;
 
 	init(&t, "big gap");
 	for (uint64_t i = 0; i < 10; i++)
-		stats_seq(&t, 0, i);
-	stats_seq(&t, 0, top); /* next = W + 16: the window is 16 .. W + 15 */
+		seq_seen(&t, 0, i);
+	seq_seen(&t, 0, top); /* next = W + 16: the window is 16 .. W + 15 */
 	expect_flow(&t, 0, 11, 0, 0, 0, "big gap jump");
-	stats_seq(&t, 0, 20);  /* never seen, in the window: valid, reordered */
+	seq_seen(&t, 0, 20);  /* never seen, in the window: valid, reordered */
 	expect_flow(&t, 0, 12, 0, 1, 0, "big gap inside");
-	stats_seq(&t, 0, 16);  /* the oldest in the window */
+	seq_seen(&t, 0, 16);  /* the oldest in the window */
 	expect_flow(&t, 0, 13, 0, 2, 0, "big gap edge");
-	stats_seq(&t, 0, 15);  /* one older: late */
+	seq_seen(&t, 0, 15);  /* one older: late */
 	expect_flow(&t, 0, 13, 0, 2, 1, "big gap one past");
-	stats_seq(&t, 0, 5);   /* seen before the jump, now outside: late, not dup, not valid */
+	seq_seen(&t, 0, 5);   /* seen before the jump, now outside: late, not dup, not valid */
 	expect_flow(&t, 0, 13, 0, 2, 2, "big gap old seen");
-	stats_seq(&t, 0, 12);  /* never seen, outside: late */
+	seq_seen(&t, 0, 12);  /* never seen, outside: late */
 	expect_flow(&t, 0, 13, 0, 2, 3, "big gap old unseen");
-	stats_seq(&t, 0, 20);
-	stats_seq(&t, 0, 16);
-	stats_seq(&t, 0, top);
+	seq_seen(&t, 0, 20);
+	seq_seen(&t, 0, 16);
+	seq_seen(&t, 0, top);
 	expect_flow(&t, 0, 13, 3, 2, 3, "big gap dups");
 	/* Sequences whose bit positions were used before the jump (0..9) are new again. */
-	stats_seq(&t, 0, W + 3);
-	stats_seq(&t, 0, W + 9);
+	seq_seen(&t, 0, W + 3);
+	seq_seen(&t, 0, W + 9);
 	expect_flow(&t, 0, 15, 3, 4, 3, "big gap reused bits");
 	sum(&t, &s, "big gap");
 	expect_total(&s, top + 1, 15, top + 1 - 15, 1, "big gap");
-	stats_free(&t);
+	seq_free(&t);
 
 	/* A gap of exactly one window and of one window + 1. */
 	init(&t, "gap W");
-	stats_seq(&t, 0, 0);
-	stats_seq(&t, 0, W);   /* next = W + 1: window 1 .. W */
-	stats_seq(&t, 0, 0);   /* W + 1 behind: late */
-	stats_seq(&t, 0, 1);   /* W behind: inside, never seen */
+	seq_seen(&t, 0, 0);
+	seq_seen(&t, 0, W);   /* next = W + 1: window 1 .. W */
+	seq_seen(&t, 0, 0);   /* W + 1 behind: late */
+	seq_seen(&t, 0, 1);   /* W behind: inside, never seen */
 	expect_flow(&t, 0, 3, 0, 1, 1, "gap W");
-	stats_seq(&t, 0, 2 * W + 2); /* window W + 3 .. 2W + 2 */
-	stats_seq(&t, 0, W + 2);     /* late */
-	stats_seq(&t, 0, W + 3);     /* inside */
-	stats_seq(&t, 0, W);         /* seen, now outside: late */
+	seq_seen(&t, 0, 2 * W + 2); /* window W + 3 .. 2W + 2 */
+	seq_seen(&t, 0, W + 2);     /* late */
+	seq_seen(&t, 0, W + 3);     /* inside */
+	seq_seen(&t, 0, W);         /* seen, now outside: late */
 	expect_flow(&t, 0, 5, 0, 2, 3, "gap W + 1");
 	sum(&t, &s, "gap W");
 	expect_total(&s, 2 * W + 3, 5, 2 * W + 3 - 5, 1, "gap W");
-	stats_free(&t);
+	seq_free(&t);
 }
 
 /* A jump over a gap must forget what the gap's bit positions held a window ago: after a full
@@ -251,22 +251,22 @@ static void test_gap_clear(void)
 	static const uint64_t lens[] = { 1, 2, 63, 64, 65, 127, 128, 129, 200, 1000, 4097,
 					 W / 2, W - 65, W - 64, W - 2, W - 1, W, W + 1, W + 100 };
 	static const uint64_t offs[] = { 0, 1, 31, 63, 64, 100 };
-	struct stats_tracker t;
+	struct seq_tracker t;
 	unsigned bad = 0, cases = 0;
 
 	init(&t, "gap clear");
 	for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
 		for (size_t oi = 0; oi < sizeof offs / sizeof offs[0]; oi++) {
 			uint64_t len = lens[li], n0 = W + offs[oi], top = n0 + len, in, late;
-			const struct stats_flow *f = &t.flow[0];
+			const struct seq_flow *f = &t.flow[0];
 
-			memset(&t.flow[0], 0, offsetof(struct stats_flow, bits));
-			memset(t.flow[0].bits, 0xff, STATS_WINDOW / 8); /* stale bits everywhere */
+			memset(&t.flow[0], 0, offsetof(struct seq_flow, bits));
+			memset(t.flow[0].bits, 0xff, SEQ_WINDOW / 8); /* stale bits everywhere */
 			for (uint64_t s = 0; s < n0; s++)
-				stats_seq(&t, 0, s);
-			stats_seq(&t, 0, top);         /* gap n0 .. top-1; window top+1-W .. top */
+				seq_seen(&t, 0, s);
+			seq_seen(&t, 0, top);         /* gap n0 .. top-1; window top+1-W .. top */
 			for (uint64_t s = n0; s < top; s++)
-				stats_seq(&t, 0, s);
+				seq_seen(&t, 0, s);
 			in = len < W ? len : W - 1;
 			late = len - in;
 			cases++;
@@ -279,7 +279,7 @@ static void test_gap_clear(void)
 			}
 			/* Everything in the window has been seen now: once more, all dup. */
 			for (uint64_t s = top + 1 - W; s <= top; s++)
-				stats_seq(&t, 0, s);
+				seq_seen(&t, 0, s);
 			if (f->dup != W) {
 				bad++;
 				CHECK(0, "gap %llu at %llu: dup %llu after the window again", ULL(len), ULL(n0),
@@ -287,10 +287,10 @@ static void test_gap_clear(void)
 			}
 		}
 	CHECK(bad == 0 && cases == 114, "gap clear: %u of %u cases wrong", bad, cases);
-	stats_free(&t);
+	seq_free(&t);
 }
 
-/* A reference for one flow, written from the contract and not from stats.c: every sequence
+/* A reference for one flow, written from the contract and not from seq.c: every sequence
  * ever seen is remembered, the window is the W sequences below next. */
 struct model {
 	uint64_t next, valid, dup, reordered, late;
@@ -317,16 +317,16 @@ static void model_seq(struct model *m, uint64_t seq)
 	}
 }
 
-static void both(struct stats_tracker *t, struct model *m, unsigned flow, uint64_t seq)
+static void both(struct seq_tracker *t, struct model *m, unsigned flow, uint64_t seq)
 {
-	stats_seq(t, flow, seq);
+	seq_seen(t, flow, seq);
 	model_seq(m, seq);
 }
 
 static void test_wrap(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 	struct model m = { 0 };
 	uint64_t n = 5 * W, valid = 0, missing = 0, resent = 0, late = 0, dup = 0;
 
@@ -388,14 +388,14 @@ static void test_wrap(void)
 	sum(&t, &s, "wrap");
 	expect_total(&s, n, valid + resent, missing - resent, 1, "wrap");
 	CHECK(s.late == late && s.dup == dup, "wrap totals");
-	stats_free(&t);
+	seq_free(&t);
 	free(m.seen);
 }
 
 /* Random walks with jumps forward and back by up to two windows, against the model. */
 static void test_random(void)
 {
-	struct stats_tracker t;
+	struct seq_tracker t;
 	struct model m[3] = { { 0 }, { 0 }, { 0 } };
 	unsigned bad = 0;
 
@@ -417,11 +417,11 @@ static void test_random(void)
 		}
 		if (seq >= m[f].cap - 4 * W)
 			continue;
-		stats_seq(&t, f, seq);
+		seq_seen(&t, f, seq);
 		model_seq(&m[f], seq);
 	}
 	for (unsigned f = 0; f < 3; f++) {
-		const struct stats_flow *sf = &t.flow[f];
+		const struct seq_flow *sf = &t.flow[f];
 		if (sf->valid != m[f].valid || sf->dup != m[f].dup || sf->reordered != m[f].reordered ||
 		    sf->late != m[f].late || sf->next != m[f].next)
 			bad++;
@@ -436,31 +436,31 @@ static void test_random(void)
 		free(m[f].seen);
 	}
 	{
-		struct stats_total s;
+		struct seq_total s;
 		sum(&t, &s, "random");
 		CHECK(s.flows == 3 && s.sent == m[0].next + m[1].next + m[2].next, "random sent %llu",
 		      ULL(s.sent));
 	}
-	stats_free(&t);
+	seq_free(&t);
 }
 
 static void test_flows(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 
 	init(&t, "flows");
 	/* Interleaved: flow 0 in order, flow 1 with every 10th missing, flow 2 in swapped pairs,
 	 * flow 5 only 100..199 with each one twice; flows 3 and 4 send nothing. */
 	for (uint64_t i = 0; i < 1000; i++) {
-		stats_seq(&t, 0, i);
+		seq_seen(&t, 0, i);
 		if (i < 500 && i % 10 != 4)
-			stats_seq(&t, 1, i);
+			seq_seen(&t, 1, i);
 		if (i < 400)
-			stats_seq(&t, 2, i ^ 1);
+			seq_seen(&t, 2, i ^ 1);
 		if (i >= 100 && i < 200) {
-			stats_seq(&t, 5, i);
-			stats_seq(&t, 5, i);
+			seq_seen(&t, 5, i);
+			seq_seen(&t, 5, i);
 		}
 	}
 	expect_flow(&t, 0, 1000, 0, 0, 0, "flows");
@@ -476,35 +476,35 @@ static void test_flows(void)
 	      "flows: flows %u fins_missing %u", s.flows, s.fins_missing);
 
 	/* Fins for some flows: 0 exact, 1 says 510 (10 more lost), 2 none, 5 says 300. */
-	stats_fin(&t, 0, 1000, 1000 * 100, 5, 6);
-	stats_fin(&t, 1, 510, 510 * 100, 5, 6);
-	stats_fin(&t, 5, 300, 300 * 100, 5, 6);
+	seq_fin(&t, 0, 1000, 1000 * 100, 5, 6);
+	seq_fin(&t, 1, 510, 510 * 100, 5, 6);
+	seq_fin(&t, 5, 300, 300 * 100, 5, 6);
 	sum(&t, &s, "flows fins");
 	expect_total(&s, 1000 + 510 + 400 + 300, 1950, 50 + 10 + 200, 1, "flows fins");
 	CHECK(s.fins_missing == 3 && s.fins == 3 && s.bytes_sent == (1000 + 510 + 300) * 100,
 	      "flows fins: fins_missing %u fins %llu bytes %llu", s.fins_missing, ULL(s.fins),
 	      ULL(s.bytes_sent));
-	stats_fin(&t, 2, 400, 400 * 100, 5, 6);
-	stats_fin(&t, 3, 0, 0, 5, 6);
-	stats_fin(&t, 4, 7, 700, 5, 6);
+	seq_fin(&t, 2, 400, 400 * 100, 5, 6);
+	seq_fin(&t, 3, 0, 0, 5, 6);
+	seq_fin(&t, 4, 7, 700, 5, 6);
 	sum(&t, &s, "flows all fins");
 	expect_total(&s, 1000 + 510 + 400 + 0 + 7 + 300, 1950, 50 + 10 + 7 + 200, 0, "flows all fins");
 	CHECK(s.fins_missing == 0 && s.fins == 6 && s.flows == 6, "flows all fins: %u missing",
 	      s.fins_missing);
-	stats_free(&t);
+	seq_free(&t);
 }
 
 static void test_fin(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 
 	init(&t, "fin");
 	for (uint64_t i = 0; i < 100; i++)
-		stats_seq(&t, 0, i);
-	CHECK(stats_fin(&t, 0, 120, 12000, 1000, 2) == 1, "first fin returns 1");
-	CHECK(stats_fin(&t, 0, 999, 1, 1, 9) == 0, "second fin returns 0");
-	CHECK(stats_fin(&t, 0, 120, 12000, 1000, 2) == 0, "third fin returns 0");
+		seq_seen(&t, 0, i);
+	CHECK(seq_fin(&t, 0, 120, 12000, 1000, 2) == 1, "first fin returns 1");
+	CHECK(seq_fin(&t, 0, 999, 1, 1, 9) == 0, "second fin returns 0");
+	CHECK(seq_fin(&t, 0, 120, 12000, 1000, 2) == 0, "third fin returns 0");
 	CHECK(t.flow[0].fins == 3, "fins %llu", ULL(t.flow[0].fins));
 	CHECK(t.flow[0].fin_sent == 120 && t.flow[0].fin_bytes == 12000 && t.flow[0].fin_ns == 1000 &&
 	      t.flow[0].fin_flows == 2, "the first fin wins");
@@ -515,50 +515,50 @@ static void test_fin(void)
 	expect_total(&s, 120, 100, 20, 1, "fin");
 	CHECK(s.bytes_sent == 12000, "fin bytes %llu", ULL(s.bytes_sent));
 	/* Flow 1's fin arrives first for that flow; it alone seen for flow 1. */
-	CHECK(stats_fin(&t, 1, 0, 0, 0, 2) == 1, "flow 1 first fin");
+	CHECK(seq_fin(&t, 1, 0, 0, 0, 2) == 1, "flow 1 first fin");
 	CHECK(t.flows_seen == 2, "a fin counts as seeing the flow: %u", t.flows_seen);
 	sum(&t, &s, "fin 2");
 	expect_total(&s, 120, 100, 20, 0, "fin 2");
 	CHECK(s.fins == 4 && s.fins_missing == 0, "fin 2: fins %llu", ULL(s.fins));
-	stats_free(&t);
+	seq_free(&t);
 
 	/* A fin that claims fewer datagrams than were seen is not believed. */
 	init(&t, "fin short");
 	for (uint64_t i = 0; i < 100; i++)
 		if (i != 50)
-			stats_seq(&t, 0, i);
-	stats_fin(&t, 0, 60, 6000, 1, 1);
+			seq_seen(&t, 0, i);
+	seq_fin(&t, 0, 60, 6000, 1, 1);
 	sum(&t, &s, "fin short");
 	expect_total(&s, 100, 99, 1, 1, "fin short");
 	CHECK(s.fins_missing == 1 && s.fins == 1 && s.bytes_sent == 0, "fin short: missing %u bytes %llu",
 	      s.fins_missing, ULL(s.bytes_sent));
-	stats_free(&t);
+	seq_free(&t);
 
 	/* One less than the highest seen + 1: not believed; exactly highest + 1: believed. */
 	init(&t, "fin edge");
-	stats_seq(&t, 0, 9);
-	stats_seq(&t, 1, 9);
-	stats_fin(&t, 0, 9, 900, 1, 2);
-	stats_fin(&t, 1, 10, 1000, 1, 2);
+	seq_seen(&t, 0, 9);
+	seq_seen(&t, 1, 9);
+	seq_fin(&t, 0, 9, 900, 1, 2);
+	seq_fin(&t, 1, 10, 1000, 1, 2);
 	sum(&t, &s, "fin edge");
 	expect_total(&s, 20, 2, 18, 1, "fin edge");
 	CHECK(s.fins_missing == 1 && s.bytes_sent == 1000, "fin edge: missing %u bytes %llu",
 	      s.fins_missing, ULL(s.bytes_sent));
-	stats_free(&t);
+	seq_free(&t);
 
 	/* A fin of 0 for a flow that sent nothing is believed. */
 	init(&t, "fin zero");
-	stats_fin(&t, 0, 0, 0, 0, 1);
+	seq_fin(&t, 0, 0, 0, 0, 1);
 	sum(&t, &s, "fin zero");
 	expect_total(&s, 0, 0, 0, 0, "fin zero");
 	CHECK(s.flows == 1 && s.fins == 1, "fin zero: flows %u", s.flows);
-	stats_free(&t);
+	seq_free(&t);
 }
 
 static void test_merge(void)
 {
-	struct stats_tracker a, b, c;
-	struct stats_total s;
+	struct seq_tracker a, b, c;
+	struct seq_total s;
 
 	init(&a, "merge a");
 	init(&b, "merge b");
@@ -566,20 +566,20 @@ static void test_merge(void)
 	/* a: flow 0 evens of 0..99, flow 1 0..9 with a dup. b: flow 0 odds, flow 3 0..49 with a
 	 * swap, and the fins of flows 0 and 3. */
 	for (uint64_t i = 0; i < 100; i += 2)
-		stats_seq(&a, 0, i);
+		seq_seen(&a, 0, i);
 	for (uint64_t i = 0; i < 10; i++)
-		stats_seq(&a, 1, i);
-	stats_seq(&a, 1, 3);
+		seq_seen(&a, 1, i);
+	seq_seen(&a, 1, 3);
 	for (uint64_t i = 1; i < 100; i += 2)
-		stats_seq(&b, 0, i);
+		seq_seen(&b, 0, i);
 	for (uint64_t i = 0; i < 50; i++)
-		stats_seq(&b, 3, i ^ 1);
-	stats_fin(&b, 0, 100, 10000, 7, 4);
-	stats_fin(&b, 3, 60, 6000, 7, 4);
-	stats_fin(&b, 3, 60, 6000, 7, 4);
+		seq_seen(&b, 3, i ^ 1);
+	seq_fin(&b, 0, 100, 10000, 7, 4);
+	seq_fin(&b, 3, 60, 6000, 7, 4);
+	seq_fin(&b, 3, 60, 6000, 7, 4);
 
-	stats_merge(&c, &a);
-	stats_merge(&c, &b);
+	seq_merge(&c, &a);
+	seq_merge(&c, &b);
 	CHECK(c.flows_seen == 4, "merge flows_seen %u", c.flows_seen);
 	expect_flow(&c, 0, 100, 0, 0, 0, "merge");
 	expect_flow(&c, 1, 10, 1, 0, 0, "merge");
@@ -595,52 +595,52 @@ static void test_merge(void)
 	CHECK(s.bytes_sent == 16000, "merge bytes %llu", ULL(s.bytes_sent));
 
 	/* Merging into a tracker that has its own fin keeps the first one. */
-	stats_fin(&a, 0, 100, 1, 1, 4);
-	stats_merge(&a, &b);
+	seq_fin(&a, 0, 100, 1, 1, 4);
+	seq_merge(&a, &b);
 	CHECK(a.flow[0].fins == 2 && a.flow[0].fin_bytes == 1, "merge keeps dst's fin");
 	CHECK(a.flow[0].valid == 100 && a.flow[0].next == 100 && a.flows_seen == 4, "merge into a");
 	sum(&a, &s, "merge into a");
 	expect_total(&s, 170, 160, 10, 1, "merge into a");
-	stats_free(&a);
-	stats_free(&b);
-	stats_free(&c);
+	seq_free(&a);
+	seq_free(&b);
+	seq_free(&c);
 }
 
 /* Sequences at or above WIRE_SEQ_LIMIT (2^48) are malformed: counted late, never valid, and
- * they do not move the window, so highest + 1 always fits (stats.h). */
+ * they do not move the window, so highest + 1 always fits (seq.h). */
 static void test_seq_limit(void)
 {
-	struct stats_tracker t;
-	struct stats_total s;
+	struct seq_tracker t;
+	struct seq_total s;
 
 	init(&t, "seq limit");
-	stats_seq(&t, 0, WIRE_SEQ_LIMIT - 2);
-	stats_seq(&t, 0, WIRE_SEQ_LIMIT - 1);
+	seq_seen(&t, 0, WIRE_SEQ_LIMIT - 2);
+	seq_seen(&t, 0, WIRE_SEQ_LIMIT - 1);
 	expect_flow(&t, 0, 2, 0, 0, 0, "seq limit - 1");
 	CHECK(t.flow[0].next == WIRE_SEQ_LIMIT, "seq limit: next %llx", ULL(t.flow[0].next));
-	stats_seq(&t, 0, WIRE_SEQ_LIMIT);
-	stats_seq(&t, 0, WIRE_SEQ_LIMIT + 1);
-	stats_seq(&t, 0, UINT64_MAX);
-	stats_seq(&t, 0, UINT64_MAX);
+	seq_seen(&t, 0, WIRE_SEQ_LIMIT);
+	seq_seen(&t, 0, WIRE_SEQ_LIMIT + 1);
+	seq_seen(&t, 0, UINT64_MAX);
+	seq_seen(&t, 0, UINT64_MAX);
 	expect_flow(&t, 0, 2, 0, 0, 4, "seq limit and past");
 	CHECK(t.flow[0].next == WIRE_SEQ_LIMIT, "seq limit: next %llx after refused ones",
 	      ULL(t.flow[0].next));
-	stats_seq(&t, 0, WIRE_SEQ_LIMIT - 2);
-	stats_seq(&t, 0, WIRE_SEQ_LIMIT - 3);
+	seq_seen(&t, 0, WIRE_SEQ_LIMIT - 2);
+	seq_seen(&t, 0, WIRE_SEQ_LIMIT - 3);
 	expect_flow(&t, 0, 3, 1, 1, 4, "seq limit, dup and reordered below");
 	sum(&t, &s, "seq limit");
 	expect_total(&s, WIRE_SEQ_LIMIT, 3, WIRE_SEQ_LIMIT - 3, 1, "seq limit");
 	CHECK(s.late == 4, "seq limit late %llu", ULL(s.late));
-	stats_free(&t);
+	seq_free(&t);
 
 	/* Only a refused one: nothing seen. */
 	init(&t, "seq limit alone");
-	stats_seq(&t, 1, UINT64_MAX);
+	seq_seen(&t, 1, UINT64_MAX);
 	expect_flow(&t, 1, 0, 0, 0, 1, "seq limit alone");
 	CHECK(t.flow[1].next == 0, "seq limit alone: next %llu", ULL(t.flow[1].next));
 	sum(&t, &s, "seq limit alone");
 	expect_total(&s, 0, 0, 0, 1, "seq limit alone");
-	stats_free(&t);
+	seq_free(&t);
 }
 
 int main(void)
@@ -657,5 +657,5 @@ int main(void)
 	test_fin();
 	test_merge();
 	test_seq_limit();
-	return unit_done("stats");
+	return unit_done("seq");
 }

@@ -1,14 +1,14 @@
-/* stats: per-flow sequence tracking (see stats.h). The fast path is one compare, one bit set
+/* seq: per-flow sequence tracking (see seq.h). The fast path is one compare, one bit set
  * and two increments; gaps clear the bits they skip so stale bits from a window ago never
  * make a new sequence look like a duplicate. */
-#include "stats.h"
+#include "seq.h"
 
 #include <string.h>
 #include <sys/mman.h>
 
-#define WORDS (STATS_WINDOW / 64)
+#define WORDS (SEQ_WINDOW / 64)
 
-int stats_init(struct stats_tracker *t)
+int seq_init(struct seq_tracker *t)
 {
 	size_t bytes = (size_t)WIRE_MAX_FLOWS * WORDS * sizeof(uint64_t);
 
@@ -25,7 +25,7 @@ int stats_init(struct stats_tracker *t)
 	return 0;
 }
 
-void stats_free(struct stats_tracker *t)
+void seq_free(struct seq_tracker *t)
 {
 	if (t->mem)
 		munmap(t->mem, (size_t)WIRE_MAX_FLOWS * WORDS * sizeof(uint64_t));
@@ -34,12 +34,12 @@ void stats_free(struct stats_tracker *t)
 
 static void clear_range(uint64_t *bits, uint64_t from, uint64_t to)
 {
-	if (to - from >= STATS_WINDOW) {
+	if (to - from >= SEQ_WINDOW) {
 		memset(bits, 0, WORDS * sizeof *bits);
 		return;
 	}
 	for (uint64_t s = from; s < to; ) {
-		uint64_t bit = s % STATS_WINDOW;
+		uint64_t bit = s % SEQ_WINDOW;
 		if (bit % 64 == 0 && to - s >= 64) {
 			bits[bit / 64] = 0;
 			s += 64;
@@ -50,11 +50,11 @@ static void clear_range(uint64_t *bits, uint64_t from, uint64_t to)
 	}
 }
 
-/* Everything but the next sequence of a flow already seen (stats_seq in stats.h). */
-void stats_seq_slow(struct stats_tracker *t, unsigned flow, uint64_t seq)
+/* Everything but the next sequence of a flow already seen (seq_seen in seq.h). */
+void seq_seen_slow(struct seq_tracker *t, unsigned flow, uint64_t seq)
 {
-	struct stats_flow *f = &t->flow[flow];
-	uint64_t bit = seq % STATS_WINDOW;
+	struct seq_flow *f = &t->flow[flow];
+	uint64_t bit = seq % SEQ_WINDOW;
 	uint64_t mask = 1ull << (bit % 64);
 
 	if (flow >= t->flows_seen)
@@ -71,7 +71,7 @@ void stats_seq_slow(struct stats_tracker *t, unsigned flow, uint64_t seq)
 		f->valid++;
 		return;
 	}
-	if (f->next - seq > STATS_WINDOW) {
+	if (f->next - seq > SEQ_WINDOW) {
 		f->late++;
 		return;
 	}
@@ -84,10 +84,10 @@ void stats_seq_slow(struct stats_tracker *t, unsigned flow, uint64_t seq)
 	f->reordered++;
 }
 
-int stats_fin(struct stats_tracker *t, unsigned flow, uint64_t sent, uint64_t bytes, uint64_t ns,
+int seq_fin(struct seq_tracker *t, unsigned flow, uint64_t sent, uint64_t bytes, uint64_t ns,
 	      uint16_t flows)
 {
-	struct stats_flow *f = &t->flow[flow];
+	struct seq_flow *f = &t->flow[flow];
 
 	if (flow >= t->flows_seen)
 		t->flows_seen = flow + 1;
@@ -100,11 +100,11 @@ int stats_fin(struct stats_tracker *t, unsigned flow, uint64_t sent, uint64_t by
 	return 1;
 }
 
-void stats_merge(struct stats_tracker *dst, const struct stats_tracker *src)
+void seq_merge(struct seq_tracker *dst, const struct seq_tracker *src)
 {
 	for (unsigned i = 0; i < src->flows_seen; i++) {
-		struct stats_flow *d = &dst->flow[i];
-		const struct stats_flow *s = &src->flow[i];
+		struct seq_flow *d = &dst->flow[i];
+		const struct seq_flow *s = &src->flow[i];
 		if (s->next > d->next)
 			d->next = s->next;
 		d->valid += s->valid;
@@ -123,7 +123,7 @@ void stats_merge(struct stats_tracker *dst, const struct stats_tracker *src)
 		dst->flows_seen = src->flows_seen;
 }
 
-void stats_sum(const struct stats_tracker *t, struct stats_total *out)
+void seq_sum(const struct seq_tracker *t, struct seq_total *out)
 {
 	unsigned flows = t->flows_seen;
 
@@ -135,7 +135,7 @@ void stats_sum(const struct stats_tracker *t, struct stats_total *out)
 		flows = WIRE_MAX_FLOWS;
 	out->flows = flows;
 	for (unsigned i = 0; i < flows; i++) {
-		const struct stats_flow *f = &t->flow[i];
+		const struct seq_flow *f = &t->flow[i];
 		uint64_t sent = f->next;
 		/* A fin that claims fewer datagrams than were seen, or more than any flow can send,
 		 * is not believed. Every per-flow figure is then below 2^48 (valid <= next <= sent),

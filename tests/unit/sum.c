@@ -1,0 +1,106 @@
+/* Unit tests for the adding up behind both reports, apart from printing: suck's total_sum (sums
+ * over threads, the receive window, the stop reason, dropped scaled by the datagrams per gro
+ * buffer and capped at lost) and blast's flow_sum (sums, window, errors per errno). */
+#include <errno.h>
+#include <string.h>
+
+#include "blast.h"
+#include "total.h"
+#include "unit.h"
+
+static struct suck_cfg cfg = { .work = { .kind = WORK_NONE, .reps = 1 }, .bufsize = 2000 };
+static struct rx_shared sh;
+static struct rx rx[3];
+
+static void fresh(void)
+{
+	for (unsigned i = 0; i < 3; i++) {
+		rx_free(&rx[i]);
+		if (rx_init(&rx[i], -1, i, &cfg, &sh) < 0)
+			CHECK(0, "rx_init");
+		rx[i].done = RX_STOP_FIN;
+	}
+}
+
+static void test_threads(void)
+{
+	struct total t;
+
+	fresh();
+	/* thread 0 owns flow 0 (100 of 120 seen), thread 1 flow 1 (50 of 50), thread 2 nothing */
+	for (uint64_t s = 0; s < 120; s++)
+		if (s % 6)
+			seq_seen(&rx[0].trk, 0, s);
+	for (uint64_t s = 0; s < 50; s++)
+		seq_seen(&rx[1].trk, 1, s);
+	rx[0].received = 100 + 7; rx[0].foreign = 7; rx[0].other_src = 3;
+	rx[1].received = 50 + 2;  rx[1].truncated = 2; rx[1].other_run = 0;
+	rx[2].received = 0;
+	rx[0].first_ns = 2000; rx[0].last_ns = 9000;
+	rx[1].first_ns = 1000; rx[1].last_ns = 5000;
+	rx[0].bufs = 107; rx[1].bufs = 52;
+	total_sum(rx, 3, 5, &t);
+	CHECK(t.received == 159 && t.foreign == 7 && t.truncated == 2 && t.other_src == 3,
+	      "sums: received %llu", (unsigned long long)t.received);
+	CHECK(t.first_ns == 1000 && t.last_ns == 9000, "window over threads");
+	CHECK(t.seq.valid == 150 && t.seq.sent == 170 && t.seq.lost == 20 && t.seq.sent_estimated,
+	      "valid %llu sent %llu lost %llu", (unsigned long long)t.seq.valid,
+	      (unsigned long long)t.seq.sent, (unsigned long long)t.seq.lost);
+	CHECK(t.stop == RX_STOP_FIN, "stop fin");
+	CHECK(t.segs_per_buf == 1 && t.dropped == 5 && t.kernel_drops == 5, "one datagram a buffer: dropped %llu",
+	      (unsigned long long)t.dropped);
+
+	fresh();
+	rx[1].done = RX_STOP_SIGNAL;
+	total_sum(rx, 3, -1, &t);
+	CHECK(t.stop == RX_STOP_SIGNAL, "a thread stopped by a signal: stop signal");
+	CHECK(t.dropped == 0 && t.kernel_drops == -1, "unknown drops: 0 dropped, -1 raw");
+}
+
+/* gro: 4000 datagrams in 100 buffers and 1 fin buffer: 40 a buffer; 10 buffers dropped are
+ * 400 datagrams, capped at lost. */
+static void test_gro_scaling(void)
+{
+	struct total t;
+
+	fresh();
+	for (uint64_t s = 0; s < 4000; s++)
+		seq_seen(&rx[0].trk, 0, s);
+	seq_fin(&rx[0].trk, 0, 4400, 4400 * 100, 1000, 1);
+	rx[0].received = 4000;
+	rx[0].bufs = 101;
+	total_sum(rx, 1, 10, &t);
+	CHECK(t.seq.fins == 1 && t.seq.sent == 4400 && t.seq.lost == 400, "gro run: lost %llu",
+	      (unsigned long long)t.seq.lost);
+	CHECK(t.segs_per_buf == 40, "segs per buffer %.2f: the fin's buffer left out", t.segs_per_buf);
+	CHECK(t.dropped == 400, "dropped %llu = 10 buffers x 40", (unsigned long long)t.dropped);
+	total_sum(rx, 1, 50, &t);
+	CHECK(t.dropped == 400, "dropped capped at lost: %llu", (unsigned long long)t.dropped);
+}
+
+static void test_flows(void)
+{
+	static struct flow fs[2];
+	static struct flow_total t;
+
+	fs[0].sent = 10; fs[0].bytes = 1000; fs[0].calls = 3; fs[0].start_ns = 500; fs[0].end_ns = 900;
+	fs[1].sent = 20; fs[1].bytes = 2000; fs[1].calls = 4; fs[1].start_ns = 400; fs[1].end_ns = 800;
+	fs[1].errors = 3; fs[1].err_by[ENOBUFS] = 2; fs[1].err_by[0] = 1;
+	fs[1].stop = STOP_SIGNAL;
+	gaps_add(&fs[0].gaps, 100);
+	gaps_add(&fs[1].gaps, 300);
+	flow_sum(fs, 2, &t);
+	CHECK(t.sent == 30 && t.bytes == 3000 && t.calls == 7 && t.errors == 3, "flow sums");
+	CHECK(t.start_ns == 400 && t.end_ns == 900, "window over flows");
+	CHECK(t.stop == STOP_SIGNAL, "the most severe stop");
+	CHECK(t.gaps.n == 2 && t.gaps.max_ns == 300, "gaps merged");
+	CHECK(strcmp(t.detail, "other:1,ENOBUFS:2") == 0, "errors per errno: '%s'", t.detail);
+}
+
+int main(void)
+{
+	test_threads();
+	test_gro_scaling();
+	test_flows();
+	return unit_done("sum");
+}
