@@ -53,12 +53,12 @@ static void check_round_trip(const uint8_t *p, size_t n)
 /* A fresh run without fresh mappings: clear only the flows the last input touched. */
 static void reset(struct rx *r)
 {
-	struct stats_tracker *t = &r->trk;
+	struct seq_tracker *t = &r->trk;
 
 	for (unsigned i = 0; i < t->flows_seen; i++) {
 		uint64_t *bits = t->flow[i].bits;
 		memset(&t->flow[i], 0, sizeof t->flow[i]);
-		memset(bits, 0, STATS_WINDOW / 8);
+		memset(bits, 0, SEQ_WINDOW / 8);
 		t->flow[i].bits = bits;
 	}
 	t->flows_seen = 0;
@@ -88,7 +88,7 @@ static void setup(void)
 /* The identities of DESIGN.md, computed without wrap-around. */
 static void check_totals(void)
 {
-	struct stats_total t;
+	struct seq_total t;
 	u128 received = 0, foreign = 0, truncated = 0, sent = 0, valid = 0, other = 0;
 
 	for (unsigned i = 0; i < FUZZ_THREADS; i++) {
@@ -103,7 +103,7 @@ static void check_totals(void)
 	for (unsigned f = 0; f < WIRE_MAX_FLOWS; f++) {
 		unsigned trackers = 0;
 		for (unsigned i = 0; i < FUZZ_THREADS; i++) {
-			const struct stats_flow *sf = &rx[i].trk.flow[f];
+			const struct seq_flow *sf = &rx[i].trk.flow[f];
 			if (f < rx[i].trk.flows_seen && (sf->next || sf->fins))
 				trackers++;
 			if (sf->valid > sf->next)
@@ -113,10 +113,10 @@ static void check_totals(void)
 			abort();
 	}
 	for (unsigned i = 1; i < FUZZ_THREADS; i++)
-		stats_merge(&rx[0].trk, &rx[i].trk);
-	stats_sum(&rx[0].trk, &t);
+		seq_merge(&rx[0].trk, &rx[i].trk);
+	seq_sum(&rx[0].trk, &t);
 	for (unsigned f = 0; f < t.flows; f++) {
-		const struct stats_flow *sf = &rx[0].trk.flow[f];
+		const struct seq_flow *sf = &rx[0].trk.flow[f];
 		int fin_ok = sf->fins && sf->fin_sent >= sf->next && sf->fin_sent <= WIRE_SEQ_LIMIT;
 		sent += fin_ok ? sf->fin_sent : sf->next;
 		valid += sf->valid;
