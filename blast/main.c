@@ -1,6 +1,7 @@
 /* blast: send fixed-size UDP datagrams for a timed or counted run, as fast as possible or at
  * a set rate, each with the header suck needs to account for it (or none with --raw), and
- * end every flow with a fin carrying its totals. Exit: 0 sent, 1 runtime failure, 2 bad usage. */
+ * end every flow with a fin carrying its totals. Exit: 0 sent, 1 runtime failure, 2 bad usage,
+ * 4 -g asked for UDP GSO and this kernel has none. */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -201,8 +202,8 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_f(r, "pps", dur > 0 ? (double)sent / dur : 0, 0);
 	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);
 	report_f(r, "rate_pct", cfg.rate && dur > 0 ? 100.0 * (double)sent / dur / (double)cfg.rate : 0, 2);
-	report_f(r, "gap_p50_us", (double)gaps_quantile(&t.gaps, 0.50) / 1e3, 2);
-	report_f(r, "gap_p99_us", (double)gaps_quantile(&t.gaps, 0.99) / 1e3, 2);
+	report_f(r, "gap_p50_us", (double)hist_quantile(&t.gaps, 0.50) / 1e3, 2);
+	report_f(r, "gap_p99_us", (double)hist_quantile(&t.gaps, 0.99) / 1e3, 2);
 	report_f(r, "gap_max_us", (double)t.gaps.max_ns / 1e3, 2);
 	report_u64(r, "errors", t.errors);
 	report_str(r, "error_detail", t.detail[0] ? t.detail : "none");
