@@ -1,13 +1,13 @@
 /* blast: shared declarations of the sender's parts: main.c (options, threads, report), send.c
  * (one flow's send loop and its fin), gso.c (when and how to use UDP GSO), rate.c (pacing, -r),
- * gaps.c (the histogram of gaps between send calls), progress.c (-i lines). No part calls back
- * into main.c. */
+ * progress.c (-i lines). No part calls back into main.c. */
 #ifndef BLAST_H
 #define BLAST_H
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "hist.h"
 #include "net.h"
 
 #ifndef UDP_SEGMENT
@@ -82,17 +82,6 @@ unsigned rate_take(struct rate *r, unsigned want, uint64_t *now);
 /* When this flow's next datagram is due. */
 uint64_t rate_due_ns(const struct rate *r);
 
-/* Gaps between send calls, in a log-linear histogram: 32 steps per power of two, so a
- * percentile is exact to about 3%; recording is a count-leading-zeros and an increment. */
-#define GAP_SUB 32
-#define GAP_BUCKETS (64 * GAP_SUB)
-struct gaps {
-	uint64_t n, max_ns;
-	uint64_t count[GAP_BUCKETS];
-};
-void gaps_add(struct gaps *g, uint64_t ns);
-void gaps_merge(struct gaps *dst, const struct gaps *src);
-uint64_t gaps_quantile(const struct gaps *g, double q); /* ns; 0 when empty */
 
 struct flow {
 	pthread_t tid;
@@ -111,7 +100,7 @@ struct flow {
 	uint64_t sent, bytes, calls, errors, fins;
 	uint64_t err_by[BLAST_ERRNOS];
 	uint64_t start_ns, end_ns;
-	struct gaps gaps;
+	struct hist gaps;        /* gaps between send calls */
 	enum blast_stop stop;
 	int fatal;              /* errno that ended the flow, 0 if none */
 	const char *fatal_call; /* the call that failed with it */
@@ -124,7 +113,7 @@ struct flow {
 struct flow_total {
 	uint64_t sent, bytes, calls, errors, fins, start_ns, end_ns;
 	enum blast_stop stop;   /* the most severe of the flows' */
-	struct gaps gaps;
+	struct hist gaps;
 	char detail[256];       /* errors per errno name */
 };
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);

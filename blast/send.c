@@ -217,7 +217,7 @@ void flow_run(struct flow *f)
 		/* the gap from the end of one send call to the end of the next: what pacing shapes */
 		uint64_t prev = f->end_ns;
 		f->end_ns = now = sys_mono_ns();
-		gaps_add(&f->gaps, now - prev);
+		hist_add(&f->gaps, now - prev);
 		if (f->progress_ns && now >= f->progress_ns)
 			f->progress_ns = progress_line(now);
 	}
@@ -252,7 +252,7 @@ void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
 			t->end_ns = f->end_ns;
 		if (f->stop > t->stop)
 			t->stop = f->stop;
-		gaps_merge(&t->gaps, &f->gaps);
+		hist_merge(&t->gaps, &f->gaps);
 	}
 	/* errors per errno, "EAGAIN:3,ENOBUFS:10"; errnos past the table are "other" */
 	for (int e = 0; e < BLAST_ERRNOS; e++) {

@@ -1,48 +1,48 @@
-/* gaps: the gaps between send calls in a log-linear histogram (blast's gap_p50_us, gap_p99_us,
- * gap_max_us): 32 steps per power of two, so a percentile is exact to about 3 %, and recording
- * is a count-leading-zeros and an increment, cheap enough for every send call. */
-#include "blast.h"
+/* hist: a log-linear histogram of durations (see hist.h). */
+#include "hist.h"
 
-static unsigned gap_bucket(uint64_t ns)
+static unsigned bucket(uint64_t ns)
 {
 	unsigned msb;
 
-	if (ns < GAP_SUB)
+	if (ns < HIST_SUB)
 		return (unsigned)ns;
 	msb = 63u - (unsigned)__builtin_clzll(ns);
 	/* the top bit picks the power of two, the next five bits the step within it */
-	return (msb - 4) * GAP_SUB + (unsigned)((ns >> (msb - 5)) & (GAP_SUB - 1));
+	return (msb - 4) * HIST_SUB + (unsigned)((ns >> (msb - 5)) & (HIST_SUB - 1));
 }
 
 /* The smallest value that falls in bucket b. */
-static uint64_t gap_value(unsigned b)
+static uint64_t bucket_value(unsigned b)
 {
 	unsigned msb;
 
-	if (b < GAP_SUB)
+	if (b < HIST_SUB)
 		return b;
-	msb = b / GAP_SUB + 4;
-	return (1ull << msb) | (uint64_t)(b % GAP_SUB) << (msb - 5);
+	msb = b / HIST_SUB + 4;
+	return (1ull << msb) | (uint64_t)(b % HIST_SUB) << (msb - 5);
 }
 
-void gaps_add(struct gaps *g, uint64_t ns)
+void hist_add(struct hist *g, uint64_t ns)
 {
 	g->n++;
-	g->count[gap_bucket(ns)]++;
+	g->sum_ns += ns;
+	g->count[bucket(ns)]++;
 	if (ns > g->max_ns)
 		g->max_ns = ns;
 }
 
-void gaps_merge(struct gaps *dst, const struct gaps *src)
+void hist_merge(struct hist *dst, const struct hist *src)
 {
 	dst->n += src->n;
+	dst->sum_ns += src->sum_ns;
 	if (src->max_ns > dst->max_ns)
 		dst->max_ns = src->max_ns;
-	for (unsigned i = 0; i < GAP_BUCKETS; i++)
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		dst->count[i] += src->count[i];
 }
 
-uint64_t gaps_quantile(const struct gaps *g, double q)
+uint64_t hist_quantile(const struct hist *g, double q)
 {
 	uint64_t want = (uint64_t)(q * (double)g->n), seen = 0;
 
@@ -50,12 +50,17 @@ uint64_t gaps_quantile(const struct gaps *g, double q)
 		return 0;
 	if (want >= g->n)
 		want = g->n - 1;
-	for (unsigned i = 0; i < GAP_BUCKETS; i++) {
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
 		seen += g->count[i];
 		if (seen > want) {
-			uint64_t v = gap_value(i);
+			uint64_t v = bucket_value(i);
 			return v < g->max_ns ? v : g->max_ns;
 		}
 	}
 	return g->max_ns;
+}
+
+double hist_mean(const struct hist *g)
+{
+	return g->n ? (double)g->sum_ns / (double)g->n : 0;
 }

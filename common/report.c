@@ -65,6 +65,16 @@ void report_f(struct report *r, const char *key, double v, int decimals)
 	}
 }
 
+void report_none(struct report *r, const char *key)
+{
+	char *s = slot(r, key, 0);
+
+	if (s) {
+		snprintf(s, sizeof r->val[0], "-");
+		r->quoted[r->n - 1] = 2;
+	}
+}
+
 int report_write(const struct report *r, enum report_fmt fmt, FILE *out)
 {
 	unsigned width = 0;

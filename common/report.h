@@ -8,7 +8,7 @@
 enum report_fmt { REPORT_TEXT, REPORT_TSV, REPORT_JSON };
 extern const char *const report_fmt_names[]; /* "text", "tsv", "json", NULL */
 
-#define REPORT_MAX 80
+#define REPORT_MAX 128
 
 struct report {
 	unsigned n;
@@ -22,6 +22,8 @@ void report_str(struct report *r, const char *key, const char *val);
 void report_u64(struct report *r, const char *key, uint64_t v);
 void report_i64(struct report *r, const char *key, int64_t v);
 void report_f(struct report *r, const char *key, double v, int decimals);
+/* A figure this run did not measure: "-" in text and tsv, null in json. */
+void report_none(struct report *r, const char *key);
 /* Writes the report and flushes; -1 when the stream fails (a closed stdout, a full disk). */
 int report_write(const struct report *r, enum report_fmt fmt, FILE *out);
 

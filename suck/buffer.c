@@ -19,10 +19,7 @@ static void buffer_run(struct rx *rx)
 	struct rx_name from = { { 0 } };
 
 	while (!rx->done) {
-		socklen_t flen = RX_NAME_LEN;
-		/* MSG_TRUNC: the return value is the datagram's real length, so an oversized one is
-		 * seen as truncated instead of passing for a short one. */
-		ssize_t len = recvfrom(rx->fd, buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)&from, &flen);
+		ssize_t len = rx_recv(rx, buf, cap, &from);
 		if (len < 0) {
 			rx_recv_failed(rx, errno, "recvfrom");
 			continue;
@@ -40,6 +37,7 @@ const struct variant variant_buffer = {
 	.name = "buffer",
 	.what = "recvfrom into one reusable buffer, work in place (2014 suckb.lua)",
 	.setup = buffer_setup,
+	.spins = 1,
 	.run = buffer_run,
 	.teardown = buffer_teardown,
 };

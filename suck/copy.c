@@ -36,8 +36,7 @@ static void copy_run(struct rx *rx)
 	struct rx_name from = { { 0 } };
 
 	while (!rx->done) {
-		socklen_t flen = RX_NAME_LEN;
-		ssize_t len = recvfrom(rx->fd, st->buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)&from, &flen);
+		ssize_t len = rx_recv(rx, st->buf, cap, &from);
 		size_t have;
 		uint8_t *copy;
 

@@ -15,15 +15,13 @@
 
 #define GRO_SLOT 65535 /* a coalesced buffer can be as large as any datagram */
 
-#define GRO_CTL CMSG_SPACE(sizeof(int))
-
 static int gro_setup(struct rx *rx)
 {
 	int one = 1;
 
 	if (setsockopt(rx->fd, SOL_UDP, UDP_GRO, &one, sizeof one) < 0)
 		return VARIANT_UNSUPPORTED;
-	rx->priv = rx_msgs_new(rx->cfg->batch, GRO_SLOT, GRO_CTL);
+	rx->priv = rx_msgs_new(rx->cfg->batch, GRO_SLOT, RX_CTL_LEN);
 	return rx->priv ? 0 : -1;
 }
 
@@ -62,6 +60,9 @@ static void gro_run(struct rx *rx)
 			size_t seg = segment_size(mh);
 			const struct rx_name *from = &m->names[i];
 
+			if (rx->lat)
+				rx->stamp_ns = rx_stamp(mh); /* one stamp for every segment of the buffer */
+
 			if (mh->msg_flags & MSG_TRUNC) {
 				/* Larger than any datagram can be: count it once, as truncated. */
 				rx_datagram(rx, p, GRO_SLOT + 1, from);
@@ -90,6 +91,7 @@ const struct variant variant_gro = {
 	/* A gro buffer can hold 64 KiB: 8 of them per call stay in the second-level cache while
 	 * the datagrams in them are checked; 32 (2 MiB) do not, and cost 10-15 % more per datagram. */
 	.batch = 8,
+	.spins = 1,
 	.setup = gro_setup,
 	.run = gro_run,
 	.teardown = gro_teardown,

@@ -59,6 +59,9 @@ static void usage(FILE *out)
 "      --retain N       copy: keep the last N copies alive, 0..100000 (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram)\n"
+"      --latency        one-way delay of every datagram, from blast's send time to the\n"
+"                       work, split at the kernel's receive stamp (off: a clock read each)\n"
+"      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -69,22 +72,25 @@ static void usage(FILE *out)
 		MAX_THREADS);
 }
 
-/* " mmsg, gro": the variants -b applies to, for its message. */
-static const char *batch_names(void)
+/* " mmsg, gro": the variants an option applies to, for its message. */
+static const char *names_where(int batch)
 {
 	static char buf[128];
 	size_t len = 0;
 
+	buf[0] = 0;
 	for (int i = 0; variants[i]; i++)
-		if (variants[i]->batch && len < sizeof buf)
+		if ((batch ? variants[i]->batch != 0 : variants[i]->spins) && len < sizeof buf)
 			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "",
 						variants[i]->name);
 	return buf;
 }
+static const char *batch_names(void) { return names_where(1); }
+static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -92,7 +98,8 @@ static void parse(int argc, char **argv)
 		{ "time", required_argument, 0, 't' }, { "idle", required_argument, 0, O_IDLE },
 		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
-		{ "run-id", required_argument, 0, O_RUNID },
+		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
+		{ "spin", no_argument, 0, O_SPIN },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -128,6 +135,8 @@ static void parse(int argc, char **argv)
 		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, 4096, 1u << 30); break;
 		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, MAX_THREADS); break;
 		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, 100000); retain_set = 1; break;
+		case O_LATENCY: cfg.latency = 1; break;
+		case O_SPIN: cfg.spin = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
@@ -149,6 +158,8 @@ static void parse(int argc, char **argv)
 		cfg.batch = cfg.variant->batch ? cfg.variant->batch : 1;
 	if (retain_set && !cfg.variant->retains)
 		opt_die("--retain applies to -m copy only");
+	if (cfg.spin && !cfg.variant->spins)
+		opt_die("--spin applies to -m%s; %s cannot poll", spin_names(), cfg.variant->name);
 }
 
 static struct rx rxs[MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
@@ -181,6 +192,12 @@ static int open_socket(const struct net_addr *a)
 		warn("setsockopt SO_RCVTIMEO");
 		return -1;
 	}
+	/* --latency: the kernel stamps every datagram as it receives it (software, the realtime
+	 * clock, as blast's send time), delivered as a control message. */
+	if (cfg.latency && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
+		warn("setsockopt SO_TIMESTAMPNS");
+		return -1;
+	}
 	if (cfg.rcvbuf && net_rcvbuf(fd, cfg.rcvbuf) < 0) {
 		warn("setsockopt SO_RCVBUF");
 		return -1;
@@ -192,6 +209,29 @@ static int open_socket(const struct net_addr *a)
 		return -1;
 	}
 	return fd;
+}
+
+enum { LAT_TOTAL, LAT_STACK, LAT_QUEUE };
+
+/* The percentiles, largest and mean of one delay histogram, in µs; "-" (json null) when not
+ * measured. */
+static void add_latency(struct report *r, int which, const struct hist *h)
+{
+	static const char *const keys[3][6] = {
+		{ "lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p999_us", "lat_max_us", "lat_mean_us" },
+		{ "stack_p50_us", "stack_p90_us", "stack_p99_us", "stack_p999_us", "stack_max_us", "stack_mean_us" },
+		{ "queue_p50_us", "queue_p90_us", "queue_p99_us", "queue_p999_us", "queue_max_us", "queue_mean_us" },
+	};
+	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
+
+	for (unsigned i = 0; i < 6; i++) {
+		if (!h)
+			report_none(r, keys[which][i]);
+		else if (i < 4)
+			report_f(r, keys[which][i], (double)hist_quantile(h, qs[i]) / 1e3, 2);
+		else
+			report_f(r, keys[which][i], (i == 4 ? (double)h->max_ns : hist_mean(h)) / 1e3, 2);
+	}
 }
 
 /* Prints the run's figures; the adding up is total_sum's. */
@@ -249,6 +289,17 @@ static void add_report(struct report *r, const struct total *t, const struct rx 
 	report_u64(r, "retain", cfg.retain);
 	report_f(r, "time_limit_s", cfg.time_s, 3);
 	report_f(r, "idle_s", cfg.idle_s, 3);
+	report_u64(r, "spin", (uint64_t)cfg.spin);
+	add_latency(r, LAT_TOTAL, t->latency ? &t->lat.total : NULL);
+	add_latency(r, LAT_STACK, t->latency ? &t->lat.stack : NULL);
+	add_latency(r, LAT_QUEUE, t->latency ? &t->lat.queue : NULL);
+	if (t->latency) {
+		report_u64(r, "lat_samples", t->lat.total.n);
+		report_u64(r, "lat_negative", t->lat.negative);
+	} else {
+		report_none(r, "lat_samples");
+		report_none(r, "lat_negative");
+	}
 }
 
 /* Each failure once: the threads whose call failed say why, the same call and errno once with
@@ -283,7 +334,7 @@ int main(int argc, char **argv)
 {
 	static pthread_t tids[MAX_THREADS];
 	static struct rx_shared sh;
-	struct total tot;
+	static struct total tot;
 	const struct variant *v;
 	struct net_addr a, bound;
 	struct sys_cpu c0, c1;
@@ -374,14 +425,19 @@ int main(int argc, char **argv)
 	report_errors();
 	if (cfg.threads == 0)
 		return rc;
+	total_sum(rxs, cfg.threads, kdrops, &tot);
 	if (other_id)
 		fprintf(stderr, "suck: warning: datagrams of another run arrived (run id %08x%s); they are "
 			"counted as foreign (other_run)%s\n", other_id, cfg.run_id ? "" : ", after the first",
 			cfg.run_id ? "" : ": give suck and blast the same --run-id");
+	if (tot.latency && tot.lat.negative)
+		warnx("warning: %llu datagrams carried a send time later than they were received: blast's "
+		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
+		      "they are left out of the latency figures (lat_negative)",
+		      (unsigned long long)tot.lat.negative);
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 
-	total_sum(rxs, cfg.threads, kdrops, &tot);
 	report_init(&r);
 	add_report(&r, &tot, &rxs[0], where, rcvbuf, heap_kib, &c0, &c1);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {

@@ -8,7 +8,7 @@
 
 static int mmsg_setup(struct rx *rx)
 {
-	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cap, 0);
+	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cap, rx->lat ? RX_CTL_LEN : 0);
 	return rx->priv ? 0 : -1;
 }
 
@@ -17,13 +17,21 @@ static void mmsg_run(struct rx *rx)
 	struct rx_msgs *m = rx->priv;
 
 	while (!rx->done) {
-		int n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | MSG_TRUNC | rx->flags, NULL);
+		int n;
+
+		/* msg_controllen is an in/out field: with --latency, reset it before every call. */
+		for (unsigned i = 0; m->ctl && i < m->n; i++)
+			m->msgs[i].msg_hdr.msg_controllen = m->ctl;
+		n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | MSG_TRUNC | rx->flags, NULL);
 		if (n < 0) {
 			rx_recv_failed(rx, errno, "recvmmsg");
 			continue;
 		}
-		for (int i = 0; i < n && !rx->done; i++)
+		for (int i = 0; i < n && !rx->done; i++) {
+			if (rx->lat)
+				rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);
 			rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
+		}
 		rx_batch(rx);
 	}
 }
@@ -37,6 +45,7 @@ const struct variant variant_mmsg = {
 	.name = "mmsg",
 	.what = "recvmmsg into a batch of buffers, MSG_WAITFORONE",
 	.batch = 32,
+	.spins = 1,
 	.setup = mmsg_setup,
 	.run = mmsg_run,
 	.teardown = mmsg_teardown,

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "net.h"
 #include "sys.h"
@@ -26,7 +28,57 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 	rx->start_ns = rx->check_ns = sys_mono_ns();
 	if (cfg->interval_s > 0)
 		rx->next_progress_ns = rx->start_ns + (uint64_t)(cfg->interval_s * 1e9);
+	if (cfg->spin)
+		rx->flags |= MSG_DONTWAIT; /* every receive returns at once: a polling receiver */
+	if (cfg->latency) {
+		/* mmap, as the tracker: the meter's memory is not the strategy's heap_kib */
+		rx->lat = mmap(NULL, sizeof *rx->lat, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (rx->lat == MAP_FAILED) {
+			rx->lat = NULL;
+			return -1;
+		}
+	}
 	return seq_init(&rx->trk);
+}
+
+uint64_t rx_stamp(struct msghdr *mh)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof ts);
+			return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		}
+	return 0;
+}
+
+ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *from)
+{
+	union { char b[RX_CTL_LEN]; struct cmsghdr align; } ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = cap };
+	struct msghdr mh = { .msg_name = from, .msg_namelen = RX_NAME_LEN, .msg_iov = &iov,
+			     .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b };
+	ssize_t len = recvmsg(rx->fd, &mh, MSG_TRUNC | rx->flags);
+
+	rx->stamp_ns = len >= 0 ? rx_stamp(&mh) : 0;
+	return len;
+}
+
+void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns)
+{
+	struct rx_latency *l = rx->lat;
+	uint64_t stamp = rx->stamp_ns;
+
+	if (send_ns > hand_ns) {
+		l->negative++;
+		return;
+	}
+	hist_add(&l->total, hand_ns - send_ns);
+	/* A stamp outside [send, hand-off] says the clocks disagree: no split for it. */
+	if (stamp && stamp >= send_ns && stamp <= hand_ns) {
+		hist_add(&l->stack, stamp - send_ns);
+		hist_add(&l->queue, hand_ns - stamp);
+	}
 }
 
 struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
@@ -84,6 +136,9 @@ void rx_msgs_free(struct rx_msgs *m)
 
 void rx_free(struct rx *rx)
 {
+	if (rx->lat)
+		munmap(rx->lat, sizeof *rx->lat);
+	rx->lat = NULL;
 	seq_free(&rx->trk);
 }
 

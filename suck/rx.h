@@ -18,7 +18,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "hist.h"
 #include "seq.h"
+#include "sys.h"
 #include "wire.h"
 #include "work.h"
 
@@ -46,6 +51,8 @@ struct suck_cfg {
 	int cpu;               /* -1 = not pinned */
 	int fmt;
 	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
+	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
+	int spin;              /* --spin: never block in a receive call */
 };
 
 /* A source address as the kernel writes it (sockaddr_in or sockaddr_in6) into a zeroed buffer
@@ -99,6 +106,10 @@ struct rx {
 	uint8_t mine[WIRE_MAX_FLOWS]; /* FLOW_UNKNOWN, FLOW_MINE or FLOW_OTHERS */
 	struct rx_name src[WIRE_MAX_FLOWS]; /* the source of each flow this thread owns */
 	unsigned check_every, since_check; /* datagrams between checks, adapted to the work */
+	/* --latency: one-way delay (send time in the header to the hand-off to the work), and
+	 * its two parts: stack (send to the kernel's receive stamp) and queue (stamp to work). */
+	struct rx_latency *lat;    /* NULL without --latency */
+	uint64_t stamp_ns;         /* the kernel's receive stamp of the datagram at hand, 0 = none */
 
 	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
@@ -132,6 +143,35 @@ void rx_recv_failed(struct rx *rx, int err, const char *call);
 
 enum { FLOW_UNKNOWN, FLOW_MINE, FLOW_OTHERS };
 
+struct rx_latency {
+	struct hist total, stack, queue;
+	uint64_t negative;         /* send time after the hand-off: clocks not in step */
+};
+
+/* Room for the control messages a receive may carry: the UDP_GRO segment size and the
+ * receive stamp (SO_TIMESTAMPNS). */
+#define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
+/* The kernel's receive stamp among a message's control messages, in ns since the epoch; 0
+ * when there is none. */
+uint64_t rx_stamp(struct msghdr *mh);
+/* recvmsg for one datagram with its source and control messages, setting rx->stamp_ns (the
+ * one-at-a-time variants with --latency); as recvfrom otherwise. */
+ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *from);
+/* Records one valid datagram's delays; hand_ns is when it was handed to the work. */
+void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns);
+
+/* One datagram into buf with its source, for the one-at-a-time variants: recvfrom, or with
+ * --latency recvmsg with the receive stamp. MSG_TRUNC: the return value is the datagram's
+ * real length, so an oversized one is seen as truncated instead of passing for a short one. */
+static inline ssize_t rx_recv(struct rx *rx, void *buf, size_t cap, struct rx_name *from)
+{
+	socklen_t flen = RX_NAME_LEN;
+
+	if (rx->lat)
+		return rx_recv_stamped(rx, buf, cap, from);
+	return recvfrom(rx->fd, buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)from, &flen);
+}
+
 /* Out of line, the rare cases: a datagram that looks like a fin (1 when it was a believable
  * fin of this run and is consumed; 0 and it is an ordinary datagram); the first datagram of the
  * run (reads the clock); a run id seen for the first time by this thread (1 when it is the
@@ -152,6 +192,10 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 	/* A fin is read whatever -s is: -s decides what counts as truncated, not what ends a run. */
 	if (len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN && rx_fin(rx, buf, len, src))
 		return;
+	/* --latency: the moment the datagram is handed to the work (a clock read per datagram,
+	 * which is why it is an option). */
+	uint64_t hand_ns = rx->lat ? sys_real_ns() : 0;
+
 	if (!rx->first_ns)
 		rx_first(rx);
 	rx->received++;
@@ -182,6 +226,8 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		return;
 	}
 	seq_seen(&rx->trk, h.flow, h.seq);
+	if (rx->lat)
+		rx_latency(rx, h.send_ns, hand_ns);
 }
 
 /* rx_take, then the stop conditions every check_every datagrams: a counter, not a clock. */

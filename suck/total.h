@@ -17,6 +17,8 @@ struct total {
 	double segs_per_buf;         /* datagrams per receive buffer: above 1 only with gro */
 	uint64_t dropped;            /* kernel_drops scaled by segs_per_buf, capped at lost */
 	struct work work;            /* merged, for the digest */
+	int latency;                 /* --latency: lat holds the merged histograms */
+	struct rx_latency lat;
 };
 
 /* Adds up n threads' counts; merges every tracker into rx[0]'s, which it changes. */

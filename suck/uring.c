@@ -38,7 +38,8 @@ struct uring_state {
 	uint8_t *bufs;
 	size_t buf_len;
 	unsigned short br_tail;
-	struct msghdr mh;        /* the template for multishot recvmsg: a name, no control */
+	struct msghdr mh;        /* the template for multishot recvmsg: a name, control with --latency */
+	size_t head_len;         /* what the kernel writes before the payload in each buffer */
 	int armed;
 };
 
@@ -125,7 +126,11 @@ static int uring_setup(struct rx *rx)
 	 * so buffers must stay aligned whatever -s is. calloc: the part of the address space the
 	 * kernel does not write (past a sockaddr_in) stays zero, as struct rx_name needs. */
 	st->mh.msg_namelen = RX_NAME_LEN;
-	st->buf_len = (sizeof(struct io_uring_recvmsg_out) + RX_NAME_LEN + rx->cap + 63) & ~(size_t)63;
+	/* With --latency the receive stamp comes as a control message, between the address and
+	 * the payload. */
+	st->mh.msg_controllen = rx->lat ? CMSG_SPACE(sizeof(struct timespec)) : 0;
+	st->head_len = sizeof(struct io_uring_recvmsg_out) + RX_NAME_LEN + st->mh.msg_controllen;
+	st->buf_len = (st->head_len + rx->cap + 63) & ~(size_t)63;
 	st->bufs = calloc(URING_BUFS, st->buf_len);
 	if (!st->bufs)
 		return -1;
@@ -139,6 +144,15 @@ static int uring_setup(struct rx *rx)
 		buf_give(st, i);
 	buf_publish(st);
 	return 0;
+}
+
+/* The receive stamp among the control messages the kernel wrote after the address. */
+static uint64_t stamp_of(const struct uring_state *st, struct io_uring_recvmsg_out *out)
+{
+	struct msghdr mh = { .msg_control = (uint8_t *)(out + 1) + RX_NAME_LEN,
+			     .msg_controllen = out->controllen };
+
+	return mh.msg_controllen <= st->mh.msg_controllen ? rx_stamp(&mh) : 0;
 }
 
 /* Queues the multishot recvmsg; it stays armed until the kernel says otherwise. */
@@ -212,7 +226,9 @@ static void uring_run(struct rx *rx)
 				unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
 				uint8_t *b = st->bufs + (size_t)bid * st->buf_len;
 				struct io_uring_recvmsg_out *out = (struct io_uring_recvmsg_out *)b;
-				rx_datagram(rx, b + sizeof *out + RX_NAME_LEN, out->payloadlen, b + sizeof *out);
+				if (rx->lat)
+					rx->stamp_ns = stamp_of(st, out);
+				rx_datagram(rx, b + st->head_len, out->payloadlen, b + sizeof *out);
 				buf_give(st, bid);
 			}
 		}

@@ -14,6 +14,7 @@ struct variant {
 	unsigned batch;   /* default datagrams (gro: buffers) per receive call; 0 = one call per
 			     datagram, and -b does not apply */
 	int retains;      /* --retain applies */
+	int spins;        /* --spin applies: its receive calls can poll with MSG_DONTWAIT */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno */
 	void (*run)(struct rx *rx);
 	void (*teardown)(struct rx *rx);

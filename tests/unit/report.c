@@ -285,7 +285,11 @@ static void test_full(void)
 	CHECK(r.n == REPORT_MAX, "still %u", r.n);
 	out = render(&r, REPORT_TSV);
 	CHECK(count(out, '\t') == 2 * (REPORT_MAX - 1) && count(out, '\n') == 2, "full tsv shape");
-	CHECK(strstr(out, "k80") == NULL, "the 81st key is dropped");
+	{
+		char first_dropped[16];
+		snprintf(first_dropped, sizeof first_dropped, "\tk%u\t", REPORT_MAX);
+		CHECK(strstr(out, first_dropped) == NULL, "key %u and later are dropped", REPORT_MAX);
+	}
 	free(out);
 	out = render(&r, REPORT_JSON);
 	CHECK(json_members(out) == REPORT_MAX, "full json: %d members", json_members(out));
@@ -343,8 +347,29 @@ static void test_not_a_number(void)
 	free(out);
 }
 
+/* A figure not measured: "-" in text and tsv, null in json, never a number. */
+static void test_none(void)
+{
+	struct report r;
+	char *out;
+
+	report_init(&r);
+	report_u64(&r, "a", 1);
+	report_none(&r, "lat_p50_us");
+	out = render(&r, REPORT_TSV);
+	CHECK(strcmp(out, "a\tlat_p50_us\n1\t-\n") == 0, "none in tsv: '%s'", out);
+	free(out);
+	out = render(&r, REPORT_JSON);
+	CHECK(strstr(out, "\"lat_p50_us\":null") != NULL, "none in json: '%s'", out);
+	free(out);
+	out = render(&r, REPORT_TEXT);
+	CHECK(strstr(out, "lat_p50_us: -") != NULL, "none in text: '%s'", out);
+	free(out);
+}
+
 int main(void)
 {
+	test_none();
 	test_not_a_number();
 	test_values();
 	test_text();

@@ -87,8 +87,8 @@ static void test_flows(void)
 	fs[1].sent = 20; fs[1].bytes = 2000; fs[1].calls = 4; fs[1].start_ns = 400; fs[1].end_ns = 800;
 	fs[1].errors = 3; fs[1].err_by[ENOBUFS] = 2; fs[1].err_by[0] = 1;
 	fs[1].stop = STOP_SIGNAL;
-	gaps_add(&fs[0].gaps, 100);
-	gaps_add(&fs[1].gaps, 300);
+	hist_add(&fs[0].gaps, 100);
+	hist_add(&fs[1].gaps, 300);
 	flow_sum(fs, 2, &t);
 	CHECK(t.sent == 30 && t.bytes == 3000 && t.calls == 7 && t.errors == 3, "flow sums");
 	CHECK(t.start_ns == 400 && t.end_ns == 900, "window over flows");
