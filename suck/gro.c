@@ -47,6 +47,7 @@ static void gro_run(struct rx *rx)
 		/* msg_controllen is an in/out field: reset it before every call. */
 		for (unsigned i = 0; i < m->n; i++)
 			m->msgs[i].msg_hdr.msg_controllen = m->ctl;
+		rx->calls++;
 		n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | rx->flags, NULL);
 		if (n < 0) {
 			rx_recv_failed(rx, errno, "recvmmsg");

@@ -281,6 +281,8 @@ static void add_report(struct report *r, const struct total *t, const struct rx 
 	report_u64(r, "rss_kib", sys_rss_kib());
 	report_u64(r, "heap_kib", heap_kib);
 	report_u64(r, "allocs", t->allocs);
+	report_u64(r, "calls", t->calls);
+	report_u64(r, "idle_calls", t->idle_calls);
 	report_u64(r, "digest", work_digest(&t->work));
 	report_i64(r, "rcvbuf", rcvbuf);
 	report_u64(r, "bufsize", cfg.bufsize);

@@ -22,6 +22,7 @@ static void mmsg_run(struct rx *rx)
 		/* msg_controllen is an in/out field: with --latency, reset it before every call. */
 		for (unsigned i = 0; m->ctl && i < m->n; i++)
 			m->msgs[i].msg_hdr.msg_controllen = m->ctl;
+		rx->calls++;
 		n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | MSG_TRUNC | rx->flags, NULL);
 		if (n < 0) {
 			rx_recv_failed(rx, errno, "recvmmsg");

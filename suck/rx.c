@@ -355,6 +355,7 @@ void rx_idle(struct rx *rx)
 void rx_recv_failed(struct rx *rx, int err, const char *call)
 {
 	if (err == EINTR || err == EAGAIN || err == EWOULDBLOCK) {
+		rx->idle_calls++;
 		rx_idle(rx);
 		return;
 	}

@@ -98,6 +98,8 @@ struct rx {
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
+	uint64_t calls;            /* receive system calls made, idle and failed ones too */
+	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */
 	uint32_t run_id, other_id; /* the run; the first other run id seen */
 	int have_run;
 	size_t cap;                /* receive buffer bytes: -s, but room for a whole fin */
@@ -167,6 +169,7 @@ static inline ssize_t rx_recv(struct rx *rx, void *buf, size_t cap, struct rx_na
 {
 	socklen_t flen = RX_NAME_LEN;
 
+	rx->calls++;
 	if (rx->lat)
 		return rx_recv_stamped(rx, buf, cap, from);
 	return recvfrom(rx->fd, buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)from, &flen);

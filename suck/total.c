@@ -19,6 +19,8 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->truncated += r->truncated;
 		t->allocs += r->allocs;
 		t->bufs += r->bufs;
+		t->calls += r->calls;
+		t->idle_calls += r->idle_calls;
 		if (r->first_ns && (!t->first_ns || r->first_ns < t->first_ns))
 			t->first_ns = r->first_ns;
 		if (r->last_ns > t->last_ns)

@@ -195,6 +195,7 @@ static void uring_run(struct rx *rx)
 		tail = __atomic_load_n(st->cq_tail, __ATOMIC_ACQUIRE);
 		if (head == tail || submit) {
 			/* Wait for one completion, at most a tick; while draining, only look. */
+			rx->calls++;
 			r = uring_enter(st->ring_fd, submit, draining ? 0 : 1,
 					IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
 					draining ? &gz : &ga, sizeof ga);

@@ -1,0 +1,34 @@
+# suck's calls and idle_calls: every receive system call counted. One call per datagram for
+# copy and buffer (and mmsg -b 1): calls == received + fins + idle_calls exactly; batching
+# variants make fewer calls than datagrams when several are queued, never more than that sum.
+. tests/lib.sh
+
+for v in copy buffer "mmsg -b 1" mmsg gro uring; do
+	n=calls-$(echo "$v" | tr -d ' ')
+	# shellcheck disable=SC2086
+	start_suck "$n" -m $v -R 4M -o tsv -t 30 || { skip "$n: $(cat "$TMP/$n.err")"; continue; }
+	"$BIN/blast" -p "$PORT" -s 200 -n 3000 -r 30k -o tsv >/dev/null 2>&1
+	check "$n: suck ends" wait_pid "$SUCK_PID" 20
+	S=$TMP/$n.out
+	c=$(field "$S" calls) i=$(field "$S" idle_calls) sum=$(($(field "$S" received) + $(field "$S" fins) + $(field "$S" idle_calls)))
+	check "$n: some idle calls (the 20 ms tick) ($i)" test "$i" -gt 0
+	case $v in
+	copy|buffer|"mmsg -b 1")
+		check "$n: calls $c == received + fins + idle_calls $sum" test "$c" = "$sum" ;;
+	*)
+		check "$n: calls $c <= received + fins + idle_calls $sum" test "$c" -le "$sum"
+		check "$n: calls $c > idle_calls $i" test "$c" -gt "$i" ;;
+	esac
+done
+
+# A burst queued before suck reads it: mmsg takes it in batches of 32.
+n=calls-burst
+start_suck "$n" -m mmsg -R 8M -o tsv -t 30 -w histogram:20 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" -s 200 -n 3200 -o tsv >/dev/null 2>&1
+wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+if [ "$(field "$S" kernel_drops)" = 0 ]; then
+	check "$n: fewer calls ($(field "$S" calls)) than datagrams" test "$(field "$S" calls)" -lt "$(field "$S" received)"
+fi
+
+done_tests
