@@ -68,7 +68,7 @@ void gso_fallback(struct flow *f, int e);
 int gso_off(struct flow *f);
 
 /* progress.c: -i lines on stderr. progress_start returns when the first is due (0: never). */
-uint64_t progress_start(struct flow *fs, unsigned flows, double interval_s, uint64_t t0);
+uint64_t progress_start(struct flow *fs, unsigned flows, double interval_s, int fmt, uint64_t t0);
 uint64_t progress_line(uint64_t now);  /* prints one; returns when the next is due */
 void progress_flow_done(void);
 void progress_watch(void);             /* returns once every flow is done */

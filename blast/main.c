@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 		if (cfg.rate)
 			rate_init(&fs[i].rate, (double)cfg.rate, cfg.flows, i, t0, fs[i].deadline_ns);
 	}
-	first_line = progress_start(fs, cfg.flows, cfg.interval_s, t0);
+	first_line = progress_start(fs, cfg.flows, cfg.interval_s, cfg.fmt, t0);
 	if (cfg.flows == 1) {
 		/* One flow sends on the main thread, checking for progress lines itself: a process
 		 * that never starts a thread keeps glibc's single-thread fast path around each send

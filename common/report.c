@@ -77,6 +77,11 @@ void report_none(struct report *r, const char *key)
 
 int report_write(const struct report *r, enum report_fmt fmt, FILE *out)
 {
+	return report_write_row(r, fmt, out, 1);
+}
+
+int report_write_row(const struct report *r, enum report_fmt fmt, FILE *out, int header)
+{
 	unsigned width = 0;
 
 	switch (fmt) {
@@ -88,9 +93,10 @@ int report_write(const struct report *r, enum report_fmt fmt, FILE *out)
 			fprintf(out, "%s:%*s %s\n", r->key[i], (int)(width - strlen(r->key[i])), "", r->val[i]);
 		break;
 	case REPORT_TSV:
-		for (unsigned i = 0; i < r->n; i++)
+		for (unsigned i = 0; header && i < r->n; i++)
 			fprintf(out, "%s%s", i ? "\t" : "", r->key[i]);
-		fputc('\n', out);
+		if (header)
+			fputc('\n', out);
 		for (unsigned i = 0; i < r->n; i++)
 			fprintf(out, "%s%s", i ? "\t" : "", r->val[i]);
 		fputc('\n', out);

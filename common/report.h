@@ -26,5 +26,8 @@ void report_f(struct report *r, const char *key, double v, int decimals);
 void report_none(struct report *r, const char *key);
 /* Writes the report and flushes; -1 when the stream fails (a closed stdout, a full disk). */
 int report_write(const struct report *r, enum report_fmt fmt, FILE *out);
+/* The same, for one of a series of rows with the same keys (interval lines): tsv prints its
+ * header line only when header is 1. */
+int report_write_row(const struct report *r, enum report_fmt fmt, FILE *out, int header);
 
 #endif

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "net.h"
+#include "report.h"
 #include "sys.h"
 
 const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error" };
@@ -25,7 +26,7 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 	rx->work.reps = cfg->work.reps;
 	rx->cap = cfg->bufsize < WIRE_FIN_LEN ? WIRE_FIN_LEN : cfg->bufsize;
 	rx->check_every = 1; /* grows to RX_FLUSH once the work is seen to be quick */
-	rx->start_ns = rx->check_ns = sys_mono_ns();
+	rx->start_ns = rx->check_ns = rx->progress_ns = sys_mono_ns();
 	if (cfg->interval_s > 0)
 		rx->next_progress_ns = rx->start_ns + (uint64_t)(cfg->interval_s * 1e9);
 	if (cfg->spin)
@@ -257,24 +258,52 @@ int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 	return 1;
 }
 
+/* One interval line on stderr: a person's line with -o text, else a row of the report's format
+ * (tsv: a header line before the first) with the same keys and units, for other tools. */
 static void progress(struct rx *rx, uint64_t now)
 {
 	struct rx_shared *sh = rx->sh;
-	uint64_t total, dt = now - rx->start_ns;
-	double secs = (double)dt / 1e9;
-	double interval = rx->cfg->interval_s;
+	uint64_t total, foreign, every = (uint64_t)(rx->cfg->interval_s * 1e9);
+	double secs = (double)(now - rx->start_ns) / 1e9, pps;
+	int64_t drops;
 
 	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
+	atomic_fetch_add(&sh->foreign, rx->foreign - rx->progress_foreign);
 	rx->progress_received = rx->received;
+	rx->progress_foreign = rx->foreign;
 	if (rx->id != 0)
 		return;
 	total = atomic_load(&sh->received);
-	fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u\n", secs,
-		(unsigned long long)total, (unsigned long long)rx->foreign,
-		(long long)net_drops(rx->fd), atomic_load(&sh->fins));
-	rx->next_progress_ns += (uint64_t)(interval * 1e9);
+	foreign = atomic_load(&sh->foreign);
+	/* The other threads' counts arrive at their own next check: with -j, a rate over one
+	 * interval is approximate; the totals are exact at the end. */
+	pps = now > rx->progress_ns ? (double)(total - rx->progress_total) * 1e9 / (double)(now - rx->progress_ns) : 0;
+	drops = rx->cfg->threads == 1 ? net_drops(rx->fd) : -1;
+	if (rx->cfg->fmt == REPORT_TEXT) {
+		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u\n", secs,
+			(unsigned long long)total, (unsigned long long)foreign, (long long)drops,
+			atomic_load(&sh->fins));
+	} else {
+		struct report r;
+		report_init(&r);
+		report_str(&r, "tool", "suck");
+		report_f(&r, "t_s", secs, 3);
+		report_u64(&r, "received", total);
+		report_u64(&r, "foreign", foreign);
+		if (drops >= 0)
+			report_i64(&r, "kernel_drops", drops);
+		else
+			report_none(&r, "kernel_drops");
+		report_u64(&r, "fins", atomic_load(&sh->fins));
+		report_f(&r, "pps", pps, 0);
+		report_write_row(&r, (enum report_fmt)rx->cfg->fmt, stderr, !rx->progress_lines);
+	}
+	rx->progress_lines++;
+	rx->progress_total = total;
+	rx->progress_ns = now;
+	rx->next_progress_ns += every;
 	if (rx->next_progress_ns <= now) /* after a stall: no burst of catch-up lines */
-		rx->next_progress_ns = now + (uint64_t)(interval * 1e9);
+		rx->next_progress_ns = now + every;
 }
 
 /* A reason that ends the whole run, not just this thread's socket. */

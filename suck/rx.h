@@ -82,6 +82,7 @@ struct rx_shared {
 	_Atomic unsigned flows;    /* flows in the run, from the first believed fin */
 	_Atomic int drain;         /* every flow has sent its fin: drain and stop */
 	_Atomic uint64_t received; /* summed from every thread at each progress line */
+	_Atomic uint64_t foreign;  /* likewise */
 	_Atomic uint64_t last_ns;  /* newest datagram of any thread, for --idle */
 	_Atomic int stop;          /* a reason that ends every thread: signal, time, idle, error */
 };
@@ -115,7 +116,8 @@ struct rx {
 
 	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
-	uint64_t progress_received;
+	uint64_t progress_received, progress_foreign; /* already added into rx_shared */
+	uint64_t progress_total, progress_ns, progress_lines; /* thread 0: the last line */
 	void *priv;                /* the variant's buffers */
 	int error;                 /* errno of a failed receive call */
 	const char *error_call;
