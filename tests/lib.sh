@@ -73,7 +73,9 @@ field() {
 # wait_received NAME: waits (up to 10 s) until a suck started with -i shows datagrams received.
 wait_received() {
 	i=0
-	while ! grep -q 'received *[1-9]' "$TMP/$1.err" && [ $i -lt 1000 ]; do
+	# the line for people, or a tsv or json interval row (suck -o tsv/json -i)
+	while ! grep -q -e 'received *[1-9]' -e '^suck	[0-9.]*	[1-9]' -e '"received":[1-9]' "$TMP/$1.err" &&
+		[ $i -lt 1000 ]; do
 		i=$((i + 1))
 		sleep 0.01
 	done

@@ -24,7 +24,7 @@ check "midrun: stop is signal" test "$(field "$S" stop)" = signal
 check "midrun: received > 0" test "$(field "$S" received)" -gt 0
 check "midrun: sent estimated without a fin" test "$(field "$S" sent_estimated)" = 1
 check "midrun: sent == valid + lost" test "$(field "$S" sent)" -eq $(($(field "$S" valid) + $(field "$S" lost)))
-check "midrun: progress lines on stderr" grep -q '^suck: .* s  received' "$TMP/midrun.err"
+check "midrun: interval rows (tsv, as -o) on stderr" grep -q '^suck	[0-9.]*	[0-9]' "$TMP/midrun.err"
 kill "$BPID" 2>/dev/null
 wait_pid "$BPID" 5
 
