@@ -3,6 +3,7 @@
  *
  *   bare send -p PORT -s SIZE -t SECS [-b N] [-g SEGS]   sendto, sendmmsg (-b), UDP GSO (-g)
  *   bare recv -p PORT [-n COUNT] [-b N] [-R BYTES]       recvfrom, recvmmsg MSG_WAITFORONE (-b)
+ *   bare recv -p PORT --uring [-n COUNT] [-R BYTES]      io_uring multishot recvmsg, buffer ring
  *   bare sink -p PORT [--idle SECS]                      a bound socket nobody reads
  *   bare port                                            a free TCP and UDP port on 127.0.0.1
  *
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <error.h>
 #include <getopt.h>
+#include <linux/io_uring.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
@@ -26,8 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +59,7 @@ static uint64_t cfg_count;  /* recv: 0 = until idle or a signal */
 static int cfg_rcvbuf;      /* recv: SO_RCVBUF, 0 = the kernel's default */
 static int cfg_cpu = -1;
 static double cfg_idle;     /* sink: 0 = until a signal */
+static int cfg_uring;       /* recv: io_uring instead of recvfrom/recvmmsg */
 
 static volatile sig_atomic_t stop;
 
@@ -68,7 +73,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "usage: bare send -p PORT -s SIZE -t SECS [-b N] [-g SEGS] [--cpu N]\n"
-"       bare recv -p PORT [-n COUNT] [-b N] [-R BYTES] [--cpu N]\n"
+"       bare recv -p PORT [-n COUNT] [-b N | --uring] [-R BYTES] [--cpu N]\n"
 "       bare sink -p PORT [--idle SECS] [--cpu N]\n"
 "       bare port\n"
 "The least code that makes each system call blast and suck make, on 127.0.0.1.\n"
@@ -76,7 +81,8 @@ static void usage(FILE *out)
 "        into a connected socket, for SECS, as fast as possible\n"
 "  recv  recvfrom (-b 1) or recvmmsg MSG_WAITFORONE (-b N); stops after COUNT\n"
 "        datagrams, %d s after the last one, or on SIGINT/SIGTERM; -p 0 = a free port;\n"
-"        -R BYTES sets SO_RCVBUF as suck -R does (past rmem_max as root)\n"
+"        -R BYTES sets SO_RCVBUF as suck -R does (past rmem_max as root);\n"
+"        --uring: io_uring multishot recvmsg over a provided buffer ring, as suck -m uring\n"
 "  sink  binds the port and reads nothing until SIGINT/SIGTERM, or with --idle\n"
 "        until nothing arrived for SECS after something did (its queue and drop\n"
 "        counter stop changing): then a sender's next datagram is refused\n"
@@ -126,13 +132,14 @@ static double secs(const char *opt, const char *s)
 
 static void parse_opts(int argc, char **argv)
 {
-	enum { O_CPU = 256, O_IDLE };
+	enum { O_CPU = 256, O_IDLE, O_URING };
 	static const struct option longs[] = {
 		{ "port", required_argument, 0, 'p' }, { "size", required_argument, 0, 's' },
 		{ "time", required_argument, 0, 't' }, { "batch", required_argument, 0, 'b' },
 		{ "gso", required_argument, 0, 'g' }, { "count", required_argument, 0, 'n' },
 		{ "rcvbuf", required_argument, 0, 'R' },
 		{ "cpu", required_argument, 0, O_CPU }, { "idle", required_argument, 0, O_IDLE },
+		{ "uring", no_argument, 0, O_URING },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -159,6 +166,7 @@ static void parse_opts(int argc, char **argv)
 		case 'n': cfg_count = num("-n", optarg, 0, UINT64_MAX / 2); break;
 		case 'R': cfg_rcvbuf = (int)num("-R", optarg, 4096, 1u << 30); break;
 		case O_IDLE: cfg_idle = secs("--idle", optarg); break;
+		case O_URING: cfg_uring = 1; break;
 		case O_CPU: cfg_cpu = (int)num("--cpu", optarg, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0); break;
 		case 'h': usage(stdout); exit(0);
 		case ':': bad("%s needs a value", argv[optind - 1]);
@@ -167,6 +175,8 @@ static void parse_opts(int argc, char **argv)
 	}
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind]);
+	if (cfg_uring && (strcmp(cfg_mode, "recv") || cfg_batch > 1))
+		bad("--uring is a way to recv, without -b");
 	if (!strcmp(cfg_mode, "port"))
 		return;
 	if (!port_set)
@@ -240,8 +250,8 @@ static void report(const char *count_key, uint64_t n, uint64_t calls, uint64_t e
 {
 	double dur = (double)(t1 - t0) / 1e9;
 	double user = cpu_s(0) - u0, sys = cpu_s(1) - s0;
-	const char *call = !strcmp(cfg_mode, "send") ?
-		(cfg_batch > 1 ? "sendmmsg" : "sendto") : (cfg_batch > 1 ? "recvmmsg" : "recvfrom");
+	const char *call = !strcmp(cfg_mode, "send") ? (cfg_batch > 1 ? "sendmmsg" : "sendto") :
+			   cfg_uring ? "io_uring" : (cfg_batch > 1 ? "recvmmsg" : "recvfrom");
 
 	printf("tool\tmode\tcall\tsize\tbatch\tgso\tstop\t%s\tcalls\terrors\tduration_s\tpps\t"
 	       "user_s\tsys_s\tcpu_ns_per_pkt\trcvbuf\n", count_key);
@@ -380,6 +390,160 @@ static void do_recv(void)
 	free(buf);
 }
 
+/* recv --uring: one multishot recvmsg over a ring of provided buffers, reaped in batches, the
+ * clock read once per reap, as suck -m uring does; the ring set up as the kernel recommends for
+ * one thread (SINGLE_ISSUER, DEFER_TASKRUN), plainly where the kernel lacks those flags. */
+#define URING_BUFS 256
+#define URING_BGID 1
+
+static void do_recv_uring(void)
+{
+	struct io_uring_params p;
+	struct io_uring_buf_reg reg;
+	struct io_uring_buf_ring *br;
+	struct msghdr mh = { 0 };
+	size_t buf_len = (sizeof(struct io_uring_recvmsg_out) + BARE_BUF + 63) & ~(size_t)63;
+	uint8_t *bufs = aligned_alloc(4096, URING_BUFS * buf_len), *sq, *cq;
+	unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask, head;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+	struct __kernel_timespec tick = { .tv_sec = BARE_IDLE_S };
+	struct io_uring_getevents_arg ga = { .ts = (uint64_t)(uintptr_t)&tick };
+	uint64_t got = 0, calls = 0, first = 0, last = 0;
+	unsigned short br_tail = 0;
+	const char *why = "count";
+	socklen_t optlen = sizeof(int);
+	double u0, s0;
+	int fd, ring, rcvbuf, armed = 0, submit = 0;
+
+	if (!bufs)
+		error(1, errno, "malloc");
+	fd = bound_socket(0);
+	if (cfg_rcvbuf) {
+		int half = cfg_rcvbuf / 2;
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &half, sizeof half) < 0 &&
+		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &half, sizeof half) < 0)
+			error(1, errno, "setsockopt SO_RCVBUF");
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &optlen) < 0)
+		error(1, errno, "getsockopt SO_RCVBUF");
+	memset(&p, 0, sizeof p);
+	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	ring = (int)syscall(__NR_io_uring_setup, 64, &p);
+	if (ring < 0 && errno == EINVAL) {
+		memset(&p, 0, sizeof p);
+		ring = (int)syscall(__NR_io_uring_setup, 64, &p);
+	}
+	if (ring < 0) {
+		fprintf(stderr, "bare: io_uring_setup: %s (no io_uring)\n", strerror(errno));
+		exit(4);
+	}
+	sq = mmap(NULL, p.sq_off.array + p.sq_entries * sizeof(unsigned) + p.cq_off.cqes +
+		  p.cq_entries * sizeof(struct io_uring_cqe), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQ_RING);
+	sqes = mmap(NULL, p.sq_entries * sizeof *sqes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		    ring, IORING_OFF_SQES);
+	br = mmap(NULL, URING_BUFS * sizeof(struct io_uring_buf), PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sq == MAP_FAILED || sqes == MAP_FAILED || br == MAP_FAILED)
+		error(1, errno, "mmap");
+	cq = sq; /* IORING_FEAT_SINGLE_MMAP */
+	sq_tail = (unsigned *)(sq + p.sq_off.tail);
+	sq_mask = (unsigned *)(sq + p.sq_off.ring_mask);
+	sq_array = (unsigned *)(sq + p.sq_off.array);
+	cq_head = (unsigned *)(cq + p.cq_off.head);
+	cq_tail = (unsigned *)(cq + p.cq_off.tail);
+	cq_mask = (unsigned *)(cq + p.cq_off.ring_mask);
+	cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	memset(&reg, 0, sizeof reg);
+	reg.ring_addr = (uint64_t)(uintptr_t)br;
+	reg.ring_entries = URING_BUFS;
+	reg.bgid = URING_BGID;
+	if (syscall(__NR_io_uring_register, ring, IORING_REGISTER_PBUF_RING, &reg, 1) < 0) {
+		fprintf(stderr, "bare: IORING_REGISTER_PBUF_RING: %s\n", strerror(errno));
+		exit(4);
+	}
+	for (unsigned b = 0; b < URING_BUFS; b++, br_tail++) {
+		struct io_uring_buf *e = &br->bufs[br_tail & (URING_BUFS - 1)];
+		e->addr = (uint64_t)(uintptr_t)(bufs + b * buf_len);
+		e->len = (uint32_t)buf_len;
+		e->bid = (uint16_t)b;
+	}
+	__atomic_store_n(&br->tail, br_tail, __ATOMIC_RELEASE);
+	u0 = cpu_s(0);
+	s0 = cpu_s(1);
+	while (!cfg_count || got < cfg_count) {
+		unsigned tail;
+		if (stop) {
+			why = "signal";
+			break;
+		}
+		if (!armed) {
+			unsigned t = *sq_tail, i = t & *sq_mask;
+			struct io_uring_sqe *e = &sqes[i];
+			memset(e, 0, sizeof *e);
+			e->opcode = IORING_OP_RECVMSG;
+			e->fd = fd;
+			e->addr = (uint64_t)(uintptr_t)&mh;
+			e->len = 1;
+			e->ioprio = IORING_RECV_MULTISHOT;
+			e->flags = IOSQE_BUFFER_SELECT;
+			e->buf_group = URING_BGID;
+			sq_array[i] = i;
+			__atomic_store_n(sq_tail, t + 1, __ATOMIC_RELEASE);
+			armed = submit = 1;
+		}
+		head = *cq_head;
+		tail = __atomic_load_n(cq_tail, __ATOMIC_ACQUIRE);
+		if (head == tail || submit) {
+			int r = (int)syscall(__NR_io_uring_enter, ring, submit, 1,
+					     IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &ga, sizeof ga);
+			calls++;
+			if (r < 0 && errno != ETIME && errno != EINTR && errno != EBUSY)
+				error(1, errno, "io_uring_enter");
+			if (r >= 0)
+				submit = 0;
+			tail = __atomic_load_n(cq_tail, __ATOMIC_ACQUIRE);
+			if (head == tail) {
+				if (r < 0 && errno == ETIME && got) {
+					why = "idle";
+					break;
+				}
+				continue;
+			}
+		}
+		for (; head != tail; head++) {
+			struct io_uring_cqe *c = &cqes[head & *cq_mask];
+			if (!(c->flags & IORING_CQE_F_MORE))
+				armed = 0;
+			if (c->res < 0) {
+				if (c->res != -ENOBUFS)
+					error(1, -c->res, "io_uring recvmsg");
+				continue;
+			}
+			if (c->flags & IORING_CQE_F_BUFFER) {
+				unsigned bid = c->flags >> IORING_CQE_BUFFER_SHIFT;
+				struct io_uring_buf *e = &br->bufs[br_tail++ & (URING_BUFS - 1)];
+				e->addr = (uint64_t)(uintptr_t)(bufs + bid * buf_len);
+				e->len = (uint32_t)buf_len;
+				e->bid = (uint16_t)bid;
+				got++;
+			}
+		}
+		__atomic_store_n(cq_head, head, __ATOMIC_RELEASE);
+		__atomic_store_n(&br->tail, br_tail, __ATOMIC_RELEASE);
+		if (!first)
+			first = mono_ns();
+		last = mono_ns();
+	}
+	if (!strcmp(why, "count"))
+		last = mono_ns();
+	report("received", got, calls, 0, first, last, u0, s0, why, rcvbuf);
+	close(ring);
+	close(fd);
+	free(bufs);
+}
+
 /* The queue's memory and the drop counter: while a sender fills the socket, one of them
  * changes with every datagram. */
 static uint64_t sink_activity(int fd)
@@ -460,6 +624,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cfg_mode, "send"))
 		do_send();
+	else if (!strcmp(cfg_mode, "recv") && cfg_uring)
+		do_recv_uring();
 	else if (!strcmp(cfg_mode, "recv"))
 		do_recv();
 	else if (!strcmp(cfg_mode, "sink"))

@@ -119,6 +119,7 @@ struct rx {
 	uint64_t progress_received, progress_foreign; /* already added into rx_shared */
 	uint64_t progress_total, progress_ns, progress_lines; /* thread 0: the last line */
 	void *priv;                /* the variant's buffers */
+	const char *mech;          /* how the variant set up its mechanism, for the report */
 	int error;                 /* errno of a failed receive call */
 	const char *error_call;
 };

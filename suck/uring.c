@@ -84,10 +84,22 @@ static int uring_setup(struct rx *rx)
 	if (!st)
 		return -1;
 	st->ring_fd = -1;
+	/* As the kernel recommends for a ring one thread uses: SINGLE_ISSUER and DEFER_TASKRUN
+	 * (completions are posted when this thread asks for them, not by interrupting it). The
+	 * ring is set up here, before the threads start, and disabled: the thread that enables it
+	 * in uring_run becomes its one submitter. A kernel before 6.1 lacks the flags: a plain
+	 * ring, and the report says so (uring_setup). */
 	memset(&p, 0, sizeof p);
+	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED;
 	fd = uring_setup_sys(URING_ENTRIES, &p);
+	if (fd < 0 && errno == EINVAL) {
+		memset(&p, 0, sizeof p);
+		p.flags = IORING_SETUP_R_DISABLED;
+		fd = uring_setup_sys(URING_ENTRIES, &p);
+	}
 	if (fd < 0)
 		return errno == ENOMEM ? -1 : VARIANT_UNSUPPORTED;
+	rx->mech = p.flags & IORING_SETUP_DEFER_TASKRUN ? "single_issuer,defer_taskrun" : "plain";
 	st->ring_fd = fd;
 	if (!(p.features & IORING_FEAT_SINGLE_MMAP) || !(p.features & IORING_FEAT_EXT_ARG)) {
 		errno = ENOSYS;
@@ -184,6 +196,11 @@ static void uring_run(struct rx *rx)
 	struct io_uring_getevents_arg gz = { .ts = (uint64_t)(uintptr_t)&zero };
 	unsigned submit = 0;
 
+	/* This thread, the one that enables the ring, is its submitter (SINGLE_ISSUER). */
+	if (uring_register(st->ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0) {
+		rx_recv_failed(rx, errno, "io_uring_register ENABLE_RINGS");
+		return;
+	}
 	while (!rx->done) {
 		unsigned head = *st->cq_head, tail, reaped = 0;
 		int draining = rx->flags & MSG_DONTWAIT, r;
