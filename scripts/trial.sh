@@ -1,25 +1,24 @@
 # scripts/trial.sh: what ndr and sweep share. Sourced after lib.sh, never run.
 # A trial is one fresh suck and one blast for TIME seconds at a rate (0: as fast as blast goes).
 # trial_run keeps both reports in STAGE/raw/, trial_row turns them into one row of trial.awk's
-# columns. Also here: the staging directory and the trap that ends the children, pinning, env.txt,
-# progress arithmetic and drawing a plot.
+# columns. Also here: what happens before the first trial (trial_init: the tools' options checked,
+# the result directory staged), env.txt, progress arithmetic and drawing a plot.
 #
 # Pitfalls, as in scripts/suite: the tools run in the background and are waited for, so a signal
 # reaches the trap at once instead of after the trial; a background child of a non-interactive
 # shell ignores SIGINT, so the trap ends the children with SIGTERM. Everything is written to STAGE
-# beside OUT and renamed into place by trial_finish: an interrupted run leaves nothing, and an
-# earlier result in the same place stays as it was.
+# beside OUT and swapped into place by trial_finish (lib.sh, result directories): an interrupted
+# run leaves nothing, and an earlier result in the same place stays whole.
 #
-# The caller sets PROG, TIME, WORK, ADDR, BLAST_ARGS, OUT (empty: results/runs/KIND-STAMP) and
-# INVOCATION, then calls trial_bins, trial_init KIND.
+# The caller sets PROG, TIME, WORK, ADDR, BLAST_ARGS, SUCK_ARGS, VARIANTS, OUT (empty:
+# results/runs/KIND-STAMP) and INVOCATION, then calls tool_bins, trial_words and
+# trial_init KIND SIZE_OPTION SIZES.
 
 IDLE=5          # suck stops this long after the last datagram: a lost fin cannot hang a trial
 LISTEN_WAIT=30  # seconds to wait for suck's listening line (ssh may be slow to start)
 SUCK_PID=
 BLAST_PID=
 CHILD_PID=
-STAGE=
-WORKDIR=
 
 # trial_shape: "-b 32" unless BLAST_ARGS shapes the send calls itself (-b, -g). Every trial of
 # an experiment sends the same way: by default blast sends GSO messages when unthrottled but
@@ -32,49 +31,15 @@ trial_shape() {
 	esac
 }
 
-# trial_bins: the tools' commands and binaries (SUCK_CMD, BLAST_CMD, BIN as for scripts/suite).
-trial_bins() {
-	SUCK_CMD=${SUCK_CMD:-}
-	BLAST_CMD=${BLAST_CMD:-}
-	BIN=$(abspath "${BIN:-$ROOT/bin}")
-	SUCK_BIN=${SUCK_BIN:-$BIN/suck}
-	BLAST_BIN=${BLAST_BIN:-$BIN/blast}
-	if [ -z "$SUCK_CMD" ] && [ ! -x "$SUCK_BIN" ]; then die "no $SUCK_BIN: run make first"; fi
-	if [ -z "$BLAST_CMD" ] && [ ! -x "$BLAST_BIN" ]; then die "no $BLAST_BIN: run make first"; fi
-	return 0
-}
-
-# trial_variants: every variant suck offers, from its help (the indented names under -m); empty
-# when the help cannot be read.
-trial_variants() {
-	$SUCK_CMD "$SUCK_BIN" -h 2>&1 | awk '
-		/-m, --variant/ { on = 1; next }
-		on && /^      +[a-z][a-z0-9_]* +[^ ]/ { printf "%s%s", sep, $1; sep = " "; next }
-		on { exit }
-		END { if (sep) print "" }' || true
-}
-
-# trial_check_variants "VARIANTS": each one suck offers (when its help can be read), so that a
-# misspelt name is bad usage at once rather than a failure halfway through.
-trial_check_variants() {
-	[ -n "$(printf '%s' "$1" | tr -d ' \t')" ] || usage_error "-m: no variant given"
-	tcv_known=$(trial_variants)
-	for tcv in $1; do
-		case $tcv in
-		*[!a-z0-9_]*) usage_error "-m: '$tcv' is not a variant name; accepted: ${tcv_known:-see suck -h}" ;;
-		esac
-		[ -z "$tcv_known" ] || case " $tcv_known " in
-			*" $tcv "*) ;;
-			*) usage_error "-m: suck has no variant '$tcv'; accepted: $tcv_known" ;;
-			esac
-	done
+# trial_words: -B and -S may not carry what every trial sets itself.
+trial_words() {
+	words_check -B "$BLAST_ARGS" apohV "addr port output run-id help version"
+	words_check -S "$SUCK_ARGS" apomwhV "addr port output variant work run-id help version"
 }
 
 # trial_size SIZE OPTION: a datagram size blast can send with a header (it checks IPv4's 65507).
 trial_size() {
-	if ! is_uint "$1" || [ "$1" -lt 32 ] || [ "$1" -gt 65527 ]; then
-		usage_error "$2 '$1': accepted: a size in bytes, 32..65507 (IPv6: ..65527)"
-	fi
+	in_range "$1" 32 65527 || usage_error "$2 '$1': accepted: a size in bytes, 32..65507 (IPv6: ..65527)"
 }
 
 # is_decimal VALUE: 0, 12, 0.5, .5 (no sign, no exponent, no unit)
@@ -100,61 +65,29 @@ trial_cleanup() {
 	BLAST_PID=
 	SUCK_PID=
 	CHILD_PID=
-	[ -z "$STAGE" ] || rm -rf "$STAGE"
-}
-trial_on_signal() {
-	trap - EXIT INT TERM
-	echo "$PROG: interrupted by SIG$1; nothing written to $OUT" >&2
-	trial_cleanup
-	[ "$1" = INT ] && exit 130
-	exit 143
 }
 
-# trial_init KIND: the result directory and its staging directory, the traps, the hosts, pinning.
+# trial_init KIND SIZE_OPTION SIZES: before the first trial: the result directory checked (-o),
+# the hosts, pinning, the tools' options checked for every variant and size, then the traps and
+# the staging directory.
 trial_init() {
-	if [ -z "$OUT" ]; then
-		mkdir -p "$ROOT/results/runs"
-		ti_name=$1-$(stamp)
-		[ ! -e "$ROOT/results/runs/$ti_name" ] || ti_name=$ti_name-$$
-		OUT=$ROOT/results/runs/$ti_name
-	fi
-	OUT=$(abspath "$OUT")
-	[ ! -e "$OUT" ] || [ -d "$OUT" ] || die "-o $OUT: exists and is not a directory"
-	mkdir -p "$(dirname "$OUT")"
-	STAGE=$(dirname "$OUT")/.$(basename "$OUT").$$.tmp
-	WORKDIR=$STAGE/.work
-	trap 'trial_on_signal INT' INT
-	trap 'trial_on_signal TERM' TERM
-	# shellcheck disable=SC2154 # st is set inside the trap
-	trap 'st=$?; trap - EXIT; if [ -n "$STAGE" ] && [ -d "$STAGE" ]; then trial_cleanup; echo "$PROG: stopped (status $st); nothing written to $OUT" >&2; fi' EXIT
-	mkdir -p "$STAGE/raw" "$WORKDIR"
+	result_check
+	host_pins
+	ti_o=$2
+	# shellcheck disable=SC2046 # trial_shape's words
+	for ti_s in $3; do check_blast "$ti_s" "$ti_o" -B "$BLAST_ARGS" $(trial_shape) $BLAST_ARGS; done
+	for ti_v in $VARIANTS; do check_suck "$ti_v" -S "$SUCK_ARGS" $SUCK_ARGS; done
+	# shellcheck disable=SC2034 # read by lib.sh
+	RESULT_CLEANUP=trial_cleanup
+	result_traps
+	result_begin "$1-"
+	mkdir "$STAGE/raw" "$WORKDIR"
 	: >"$WORKDIR/cmds"
 	: >"$WORKDIR/notes"
-
-	# Pinning: suck on CPU 0, blast on CPU 1, when the host each runs on has two CPUs or more.
-	SUCK_NCPU=$($SUCK_CMD sh <"$SCRIPTS/hostinfo.sh" 2>/dev/null | tee "$WORKDIR/suckhost" | sed -n 's/^cpu_count: //p')
-	if [ "$BLAST_CMD" = "$SUCK_CMD" ]; then
-		BLAST_NCPU=$SUCK_NCPU
-	else
-		BLAST_NCPU=$($BLAST_CMD sh <"$SCRIPTS/hostinfo.sh" 2>/dev/null | tee "$WORKDIR/blasthost" | sed -n 's/^cpu_count: //p')
-	fi
-	SUCK_PIN=
-	BLAST_PIN=
-	PINNING="none (fewer than two CPUs)"
-	if is_uint "${SUCK_NCPU:-x}" && is_uint "${BLAST_NCPU:-x}" && [ "$SUCK_NCPU" -ge 2 ] && [ "$BLAST_NCPU" -ge 2 ]; then
-		SUCK_PIN="--cpu 0"
-		BLAST_PIN="--cpu 1"
-		PINNING="suck --cpu 0, blast --cpu 1"
-	fi
+	disk_check
 	LIMIT=$(awk -v t="$TIME" 'BEGIN { printf "%d", t + 60 }') # suck's own bound if blast never comes
 	START=$(date +%s)
 }
-
-note() { # MESSAGE: on stderr now, and into env.txt
-	echo "$PROG: $*" >&2
-	printf '%s\n' "$*" >>"$WORKDIR/notes"
-}
-logcmd() { quote_args "$@" >>"$WORKDIR/cmds"; }
 
 # trial_run NAME VARIANT SIZE RATE: one suck and one blast (blast -r RATE unless RATE is 0); the
 # reports go to STAGE/raw/NAME.{suck,blast}.{tsv,err}. Status: 0 done, 1 failed (said why),
@@ -163,7 +96,9 @@ trial_run() {
 	tr_b=$WORKDIR/$1
 	tr_r=$STAGE/raw/$1
 	tr_name=$1 tr_v=$2 tr_size=$3 tr_rate=$4
-	set -- $SUCK_CMD "$SUCK_BIN" -a "$ADDR" -p 0 -m "$tr_v" -w "$WORK" -o tsv --idle "$IDLE" -t "$LIMIT" $SUCK_PIN ${SUCK_ARGS:-}
+	tr_id=$(run_id)
+	set -- $SUCK_CMD "$SUCK_BIN" -a "$ADDR" -p 0 -m "$tr_v" -w "$WORK" -o tsv --idle "$IDLE" -t "$LIMIT" $SUCK_PIN \
+		--run-id "$tr_id" ${SUCK_ARGS:-}
 	logcmd "$@"
 	"$@" >"$tr_b.suck.tsv" 2>"$tr_b.suck.err" &
 	SUCK_PID=$!
@@ -176,6 +111,7 @@ trial_run() {
 			tr_st=0
 			wait "$SUCK_PID" || tr_st=$?
 			SUCK_PID=
+			disk_check
 			trial_keep "$tr_name"
 			tr_msg=$(tail -n 3 "$tr_r.suck.err" | tr '\n' ' ')
 			case $tr_st in
@@ -185,6 +121,8 @@ trial_run() {
 			esac
 		fi
 		tr_n=$((tr_n + 1))
+		# No listening line for a second: a full disk may have swallowed it.
+		[ $((tr_n % 20)) -ne 0 ] || disk_check
 		if [ $tr_n -gt $((LISTEN_WAIT * 20)) ]; then
 			stop_child "$SUCK_PID"
 			SUCK_PID=
@@ -198,7 +136,7 @@ trial_run() {
 	tr_rateopt=
 	[ "$tr_rate" = 0 ] || tr_rateopt="-r $tr_rate"
 	set -- $BLAST_CMD "$BLAST_BIN" -a "$ADDR" -p "$tr_port" -t "$TIME" -s "$tr_size" $tr_rateopt -o tsv \
-		$BLAST_PIN $(trial_shape) $BLAST_ARGS
+		$BLAST_PIN --run-id "$tr_id" $(trial_shape) $BLAST_ARGS
 	logcmd "$@"
 	"$@" >"$tr_b.blast.tsv" 2>"$tr_b.blast.err" &
 	BLAST_PID=$!
@@ -208,6 +146,7 @@ trial_run() {
 	if [ "$tr_bst" -ne 0 ]; then
 		stop_child "$SUCK_PID" # no fin is coming
 		SUCK_PID=
+		disk_check
 		trial_keep "$tr_name"
 		tr_msg=$(tail -n 3 "$tr_r.blast.err" | tr '\n' ' ')
 		if [ "$tr_bst" -eq 2 ]; then note "$tr_v: blast refused its options (exit 2): $tr_msg"; return 2; fi
@@ -217,6 +156,7 @@ trial_run() {
 	tr_sst=0
 	wait "$SUCK_PID" || tr_sst=$? # ends on blast's fin, or --idle after the last datagram
 	SUCK_PID=
+	[ "$tr_sst" -eq 0 ] || disk_check
 	trial_keep "$tr_name"
 	if [ "$tr_sst" -ne 0 ]; then
 		note "$tr_name: suck failed (exit $tr_sst): $(tail -n 3 "$tr_r.suck.err" | tr '\n' ' ')"
@@ -224,6 +164,7 @@ trial_run() {
 	fi
 	for tr_side in blast suck; do
 		if [ "$(awk -F'\t' 'NR <= 2 { n[NR] = NF } END { print (NR == 2 && n[1] == n[2] && n[1] > 1) }' "$tr_r.$tr_side.tsv")" != 1 ]; then
+			disk_check
 			note "$tr_name: $tr_side printed no tsv report (see raw/$tr_name.$tr_side.tsv and .err)"
 			return 1
 		fi
@@ -273,8 +214,7 @@ trial_env() {
 	echo "suck_version: $($SUCK_CMD "$SUCK_BIN" -V 2>&1 | head -n 1)"
 	echo "blast_version: $($BLAST_CMD "$BLAST_BIN" -V 2>&1 | head -n 1)"
 	echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -n 1 || echo unknown)"
-	cat "$WORKDIR/suckhost"
-	if [ -s "$WORKDIR/blasthost" ]; then sed 's/^/blast_host./' "$WORKDIR/blasthost"; fi
+	host_env
 	sed 's/^/note: /' "$WORKDIR/notes"
 	sed 's/^/cmd: /' "$WORKDIR/cmds"
 }
@@ -319,8 +259,4 @@ trial_plot() {
 }
 
 # trial_finish: the staging directory into place as OUT.
-trial_finish() {
-	rm -rf "$WORKDIR"
-	install_dir "$STAGE" "$OUT"
-	STAGE=
-}
+trial_finish() { result_install; }

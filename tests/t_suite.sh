@@ -8,6 +8,13 @@
 no_tmp() { # DIR: nothing half-written left in DIR
 	[ -z "$(find "$1" -name '*.tmp' 2>/dev/null | head -n 1)" ]
 }
+run_ids() { # ENV.TXT PAIRS: each blast command has the --run-id of the suck command before it,
+	# a number 1..4294967295, and each of the PAIRS its own
+	sed -En 's/^cmd: .*\/(suck|blast) .*--run-id ([0-9]+)( .*)?$/\1 \2/p' "$1" | awk -v pairs="$2" '
+		$1 == "suck" { s = $2; next }
+		{ if ($2 != s || s + 0 < 1 || s + 0 > 4294967295 || s in seen) bad = 1; seen[s] = 1; s = ""; n++ }
+		END { exit bad || n != pairs }'
+}
 every_row() { # FILE AWK-CONDITION: the condition holds on every data row (columns by name: c["x"])
 	awk -F'\t' "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } !($2) { bad = 1; print \"row \" NR \": \" \$0 } END { exit bad }" "$1"
 }
@@ -52,6 +59,11 @@ else
 	skip "one CPU: no pinning to check"
 fi
 check "raw/: the warm-up's reports are kept" test -s "$D/raw/copy-warmup1.suck.tsv"
+# One random run id per run, the same for its suck and its blast (suck --run-id then takes that
+# run's datagrams only); the reports say so.
+check "run ids: suck and blast of each run share one, every run its own" run_ids "$D/env.txt" 4
+check "run ids: in the reports, blast's is suck's" every_row "$D/runs.tsv" '$c["blast_run_id"] == $c["suck_run_id"] && $c["suck_run_id"] != "00000000"'
+
 check "progress: run i of n with elapsed and time left" grep -q '^suite: \[3/4\] copy run 1 of 1, .* elapsed, about .* left$' "$TMP/quick.err"
 # In rounds: both warm-ups, then run 1 of each variant.
 check "progress: in rounds, every variant once per round" \
@@ -66,14 +78,14 @@ else
 	skip "no gnuplot: plots not checked (apt-get install gnuplot-nox)"
 fi
 
-# Wrappers in the place of SUCK_CMD/BLAST_CMD: record the pid, then run the tool. suck -m nope
+# Wrappers in the place of SUCK_CMD/BLAST_CMD: record the pid, then run the tool. suck -m gro
 # says the kernel lacks it (exit 4); the second blast run fails when $TMP/failblast exists.
 cat >"$TMP/wrap" <<EOF
 #!/bin/sh
 tool=\$1; shift
 case " \$* " in *" -p "*) echo \$\$ >>"$TMP/\$tool.pids" ;; esac
 if [ "\$tool" = suck ]; then
-	case " \$* " in *" -m nope "*) echo "suck: -m nope: not offered by this kernel" >&2; exit 4 ;; esac
+	case " \$* " in *" -m gro "*) echo "suck: -m gro: not offered by this kernel" >&2; exit 4 ;; esac
 fi
 if [ "\$tool" = blast ] && [ -e "$TMP/failblast" ]; then
 	case " \$* " in *" -p "*)
@@ -86,11 +98,11 @@ EOF
 
 # A variant the kernel does not offer is skipped with a message; the others still run.
 SUCK_CMD="sh $TMP/wrap suck" GNUPLOT=/nonexistent/gnuplot \
-	sh scripts/suite -t 1 -r 1 -W 0 -m "nope buffer" -o "$TMP/skip" >"$TMP/skip.out" 2>"$TMP/skip.err"
+	sh scripts/suite -t 1 -r 1 -W 0 -m "gro buffer" -o "$TMP/skip" >"$TMP/skip.out" 2>"$TMP/skip.err"
 check "skip: suite exits 0" test $? -eq 0
-check "skip: says why" grep -q 'nope: skipped, not supported here (suck exit 4' "$TMP/skip.err"
+check "skip: says why" grep -q 'gro: skipped, not supported here (suck exit 4' "$TMP/skip.err"
 check "skip: the other variant ran" test "$(col "$TMP/skip/runs.tsv" variant | tr '\n' ' ')" = "buffer "
-check "skip: noted in table.md" grep -q 'nope: skipped' "$TMP/skip/table.md"
+check "skip: noted in table.md" grep -q 'gro: skipped' "$TMP/skip/table.md"
 check "no gnuplot: one line says how to install it" grep -q 'apt-get install gnuplot-nox' "$TMP/skip.err"
 check "no gnuplot: the tables still come out" test -s "$TMP/skip/table.md"
 
@@ -107,14 +119,15 @@ check "failed run: its stderr is kept in raw/" grep -q 'injected failure' "$TMP/
 alive=
 for p in $(cat "$TMP/suck.pids" "$TMP/blast.pids" 2>/dev/null); do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
 check "failed run: no suck or blast left running" test -z "$alive"
-check "failed run: three sucks were started" test "$(wc -l <"$TMP/suck.pids")" -eq 3
+check "failed run: three sucks were started" test "$(grep -c '^cmd: .*/suck ' "$TMP/fail/env.txt")" -eq 3
 check "two prefixes: env.txt has both hosts" grep -q '^blast_host.kernel: ' "$TMP/fail/env.txt"
 
-# Options a tool refuses stop the suite at once, with the tool's message; bad suite options exit 2.
+# Options a tool refuses are bad usage before the first run, with the tool's message; bad suite
+# options exit 2 (t_scripts_usage checks every option of every script).
 GNUPLOT=/nonexistent/gnuplot sh scripts/suite -t 1 -r 3 -m buffer -B "--no-such-option" -o "$TMP/usage" >/dev/null 2>"$TMP/usage.err"
-check "blast usage error: suite stops with status 1" test $? -eq 1
-check "blast usage error: says so" grep -q 'blast refused its options (exit 2)' "$TMP/usage.err"
-check "blast usage error: only one run tried" test "$(grep -c '^suite: \[' "$TMP/usage.err")" -eq 1
+check "blast usage error: exit 2" test $? -eq 2
+check "blast usage error: says so" grep -q "^suite: -B '--no-such-option': blast refuses it: unknown option '--no-such-option'" "$TMP/usage.err"
+check "blast usage error: no run tried" test "$(grep -c '^suite: \[' "$TMP/usage.err")" -eq 0
 check "blast usage error: nothing written" test ! -e "$TMP/usage"
 sh scripts/suite -r 0 -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err"
 check "-r 0: exit 2" test $? -eq 2

@@ -21,6 +21,13 @@ consistent() {
 		END { exit bad > 0 }' "$1"
 }
 
+run_ids() { # ENV.TXT PAIRS: each blast command has the --run-id of the suck command before it,
+	# a number 1..4294967295, and each of the PAIRS its own
+	sed -En 's/^cmd: .*\/(suck|blast) .*--run-id ([0-9]+)( .*)?$/\1 \2/p' "$1" | awk -v pairs="$2" '
+		$1 == "suck" { s = $2; next }
+		{ if ($2 != s || s + 0 < 1 || s + 0 > 4294967295 || s in seen) bad = 1; seen[s] = 1; s = ""; n++ }
+		END { exit bad || n != pairs }'
+}
 no_staged() { # no staging directory .NAME.PID.tmp left in TMP
 	for ns in "$TMP"/.*.tmp; do [ ! -e "$ns" ] || return 1; done
 }
@@ -65,6 +72,8 @@ check "rate.tsv: unthrottled first, then 3 rising rates" \
 check "rate.tsv: every row adds up" consistent "$T"
 check "rate.tsv: paced trials report rate_pct and gaps" test -z "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["asked_pps"] > 0 && !($c["rate_pct"] > 0 && $c["gap_p99_us"] >= $c["gap_p50_us"] && $c["gap_max_us"] >= $c["gap_p99_us"])' "$T")"
+# One random run id per trial, given to its suck and its blast alike (scripts/trial.sh).
+check "rate: each trial's suck and blast share a run id, every trial its own" run_ids "$OUT/env.txt" 4
 check "rate_summary.tsv has its columns" has_cols "$OUT/rate_summary.tsv" variant lossfree_pps drops_from_pps \
 	peak_delivered_pps top_offered_pps top_delivered_pps past_peak
 check "rate: one stdout line per variant, of the documented shape" \

@@ -1,0 +1,97 @@
+# Bad options of every script (suite, ndr, sweep, reproduce, perf, compare, plot): exit 2 with a
+# message naming the option, before the first run (suck and blast are only asked whether they
+# take the options, never run with them), nothing on stdout, nothing written; a number too large
+# for sh is refused like any other bad number, never with the shell's "Illegal number".
+. tests/lib.sh
+export BIN
+
+# Wrappers in the place of SUCK_CMD and BLAST_CMD log every real run (suck with --idle 5, blast
+# with -p): checking options runs neither so.
+cat >"$TMP/wrap" <<EOF
+#!/bin/sh
+case " \$* " in *" --idle 5 "* | *"/blast "*" -p "*) echo "\$*" >>"$TMP/runs.log" ;; esac
+exec "\$@"
+EOF
+export SUCK_CMD="sh $TMP/wrap" BLAST_CMD="sh $TMP/wrap"
+HUGE=99999999999999999999
+
+# bad SCRIPT SAYS ARGS...: SCRIPT ARGS exits 2, its message has SAYS, nothing ran or was written
+bad() {
+	b_s=$1 b_says=$2
+	shift 2
+	rm -f "$TMP/runs.log"
+	b_st=0
+	sh "scripts/$b_s" "$@" >"$TMP/bad.out" 2>"$TMP/bad.err" || b_st=$?
+	b_d="$b_s $*"
+	check "$b_d: exit 2 (got $b_st: $(head -n 1 "$TMP/bad.err"))" test "$b_st" -eq 2
+	check "$b_d: says \"$b_says\"" grep -qF -- "$b_says" "$TMP/bad.err"
+	check "$b_d: no shell error" sh -c "! grep -Eq 'Illegal number|arithmetic|I/O error' '$TMP/bad.err'"
+	check "$b_d: nothing on stdout" test ! -s "$TMP/bad.out"
+	check "$b_d: no run" test ! -e "$TMP/runs.log"
+	check "$b_d: nothing written" test -z "$(ls -A "$TMP/out" 2>/dev/null)"
+}
+O="-o $TMP/out/r"
+
+S="-t 0.2 -r 1 -W 0 -P $O"
+bad suite "-m: suck has no variant 'bogus'" $S -m bogus
+bad suite "-m: no variant given" $S -m ''
+bad suite "-w 'bogus': suck refuses it" $S -m buffer -w bogus
+bad suite "-s '10': blast refuses it" $S -m buffer -s 10
+bad suite "-s '$HUGE'" $S -m buffer -s $HUGE
+bad suite "-B '--bogus': blast refuses it" $S -m buffer -B --bogus
+bad suite "-B '-g 64': blast refuses it: -g 64 with -s 1450" $S -m buffer -B "-g 64"
+bad suite "-B '-o json': '-o' is not accepted here" $S -m buffer -B "-o json"
+bad suite "-B '--run-id 5': '--run-id' is not accepted here" $S -m buffer -B "--run-id 5"
+bad suite "-a 'nowhere.invalid': blast refuses it" $S -m buffer -a nowhere.invalid
+bad suite "-a '192.0.2.1': suck refuses it" $S -m buffer -a 192.0.2.1
+bad suite "-r '$HUGE'" $O -m buffer -r $HUGE
+bad suite "-W '$HUGE'" $O -m buffer -W $HUGE
+bad suite "-t '1000000000'" $O -m buffer -t 1000000000
+
+N="-t 0.2 -P $O"
+bad ndr "--max-trials '$HUGE'" $N -m buffer --max-trials $HUGE
+bad ndr "-s '$HUGE'" $N -m buffer -s $HUGE
+bad ndr "-w 'bogus': suck refuses it" $N -m buffer -w bogus
+bad ndr "-S '--bogus': suck refuses it" $N -m buffer -S --bogus
+bad ndr "-S '-b 4': suck refuses it with -m buffer" $N -m "mmsg buffer" -S "-b 4"
+bad ndr "-S '-m copy': '-m' is not accepted here" $N -m buffer -S "-m copy"
+bad ndr "-B '-x': blast refuses it" $N -m buffer -B -x
+bad ndr "-a 'nowhere.invalid'" $N -m buffer -a nowhere.invalid
+bad ndr "-m: no variant given" $N -m ''
+bad ndr "--loss '1e400'" $N -m buffer --loss 1e400
+
+bad sweep "--steps '$HUGE'" rate -t 0.2 -P $O -m buffer --steps $HUGE
+bad sweep "-s '$HUGE'" rate -t 0.2 -P $O -m buffer -s $HUGE
+bad sweep "--sizes '$HUGE'" size -t 0.2 -P $O -m buffer --sizes "64 $HUGE"
+bad sweep "--sizes '65520': blast refuses it" size -t 0.2 -P $O -m buffer --sizes "64 65520"
+bad sweep "-w 'bogus': suck refuses it" size -t 0.2 -P $O -m buffer -w bogus
+bad sweep "-B '-p 9': '-p' is not accepted here" size -t 0.2 -P $O -m buffer -B "-p 9"
+
+bad reproduce "-r '$HUGE'" -t 0.2 $O -r $HUGE
+bad reproduce "-t '$HUGE'" $O -t $HUGE
+echo file >"$TMP/file"
+bad reproduce "-o '$TMP/file': exists and is not a directory" -t 0.2 -r 1 -o "$TMP/file"
+
+for a in "-r $HUGE" "-R $HUGE" "-B $HUGE" "-g $HUGE" "-s $HUGE" "-t 1e9"; do
+	# shellcheck disable=SC2086
+	bad perf "${a% *} '" $a -o "$TMP/out/perf.txt"
+done
+mkdir -p "$TMP/dir.txt"
+bad perf "-o '$TMP/dir.txt': $TMP/dir.txt is a directory" -o "$TMP/dir.txt"
+rmdir "$TMP/dir.txt"
+
+# compare and plot on two made-up results
+for d in a b; do
+	mkdir -p "$TMP/$d"
+	printf 'variant\trun\tsuck_received\ncopy\t1\t100\n' >"$TMP/$d/runs.tsv"
+done
+bad compare "-f: no figure 'bogus' in $TMP/a/runs.tsv or $TMP/b/runs.tsv" -f bogus "$TMP/a" "$TMP/b"
+bad compare "-f: no figure given" -f '' "$TMP/a" "$TMP/b"
+bad compare "-o 'html'" -o html "$TMP/a" "$TMP/b"
+sh scripts/compare -o tsv -f suck_received "$TMP/a" "$TMP/b" >"$TMP/cmp.tsv"
+check "compare -f of a column: exit 0" test $? -eq 0
+check "compare -f of a column: its row" test "$(cut -f 2 "$TMP/cmp.tsv" | sed -n 2p)" = suck_received
+bad plot "unknown option '-x'" -x "$TMP/a"
+bad plot "one result directory expected" "$TMP/a" "$TMP/b"
+
+done_tests
