@@ -1,8 +1,13 @@
 # reproduce-md.awk: reproduce.tsv in, reproduce.md out: per strategy the 2014 table beside this
 # run, then one paragraph on what the comparison shows, every claim computed from the numbers.
-# Variables: time, runs (the protocol as run), machine (where it ran).
+# Variables: time, runs (the protocol as run), machine (where it ran), alpha (0.05).
+# Whether one receiver did better than another is decided by the rank test of stats.awk (two-sided
+# Mann-Whitney U of their runs, p <= alpha), as scripts/compare and the suite's table.md decide it:
+# with too few runs for any p to reach alpha (3 against 3: 0.1 at best) no winner is named.
 BEGIN {
 	FS = OFS = "\t"
+	if (alpha == "")
+		alpha = 0.05
 	nv = split("copy buffer mmsg", order, " ")
 	title["copy"] = "A new copy per datagram: suck -m copy (malloc + memcpy, freed after the work); in 2014: Lua immutable strings, suck.lua"
 	title["buffer"] = "One reusable buffer: suck -m buffer (work in place); in 2014: a buffer userdata, suckb.lua"
@@ -75,9 +80,48 @@ function table(v,    cols, ncol, srcs, q, i, m, line, s, figs) {
 	print line " |"
 }
 
+# runsof(s, v, f, X): the runs of figure f of variant v from source s into X[1..k]; returns k.
+function runsof(s, v, f, X,    i, k) {
+	k = 0
+	for (i = 1; i <= n[s, v]; i++)
+		if (val[s, v, i, f] != "")
+			X[++k] = val[s, v, i, f]
+	return k
+}
+
+# judge(s, b, a, f): the rank test of b's runs of figure f against a's (source s). Returns "sig"
+# (p <= alpha), "noise" (p > alpha), "few" (p > alpha, and these run counts cannot give less
+# than alpha: too few runs to call any difference) or "" (a side has no run). Sets JTEST, "p =
+# ..." (the name of the test the first time), JFEW, why the runs are too few (in full the first
+# time for those counts), and JCI, the interval of b/a ("" when not defined).
+function judge(s, b, a, f,    A, B, na, nb, p) {
+	nb = runsof(s, b, f, B)
+	na = runsof(s, a, f, A)
+	JTEST = JFEW = JCI = ""
+	if (!na || !nb)
+		return ""
+	p = mw_test(B, nb, A, na)
+	JTEST = "p = " fmtp(p) (named++ ? "" : " in a two-sided Mann-Whitney U test of the runs")
+	if (ratio_ci(A, na, B, nb, alpha))
+		JCI = CI_LO ".." CI_HI " (" CI_PCT " % interval)"
+	if (p <= alpha)
+		return "sig"
+	if (mw_minp(na, nb) > alpha) {
+		if (!((na, nb) in fewsaid)) {
+			fewsaid[na, nb] = 1
+			JFEW = nb " run" (nb > 1 ? "s" : "") " against " na " cannot give a p below " fmtp(mw_minp(na, nb)) \
+				", so the test cannot call a difference at " alpha " (that needs " mw_needed(alpha) " runs each)"
+		} else
+			JFEW = "again too few runs to call it"
+		return "few"
+	}
+	return "noise"
+}
+
 # versus(f, b, a, what, unit, better): a sentence comparing figure f of variants b and a here:
-# their medians, the ratio, and whether the ranges of the runs overlap. better: "high" or "low".
-function versus(f, b, a, what, unit, better,    nb, na, mb, lb, hb, ma, la, ha, r, s) {
+# their medians and ranges, the ratio, and whether the rank test calls the difference.
+# better: "high" or "low".
+function versus(f, b, a, what, unit, better,    nb, na, mb, lb, hb, ma, la, ha, r, s, j) {
 	nb = st("here", b, f); mb = M; lb = LO; hb = HI
 	na = st("here", a, f); ma = M; la = LO; ha = HI
 	if (!nb || !na || ma + 0 == 0)
@@ -85,13 +129,17 @@ function versus(f, b, a, what, unit, better,    nb, na, mb, lb, hb, ma, la, ha, 
 	r = mb / ma
 	s = sprintf("%s: %s %s%s (%s) against %s %s%s (%s), %.3fx", what, b, mb, unit, lb == hb ? "one value" : lb ".." hb,
 		a, ma, unit, la == ha ? "one value" : la ".." ha, r)
-	if (nb < 2 || na < 2)
-		return s ", from one run each: no spread to judge the difference by. "
-	if (lb + 0 <= ha + 0 && la + 0 <= hb + 0)
-		return s ", within the spread of the runs: no difference this experiment can see. "
+	j = judge("here", b, a, f)
+	if (j == "few")
+		return s ", " JTEST ": " JFEW ". "
+	if (j == "noise")
+		return s ", " JTEST ": within the noise of the runs, no difference this experiment can see. "
+	if (r == 1)
+		return s ", " JTEST ": the runs differ beyond the noise, the medians do not. "
+	s = s (JCI != "" ? ", " JCI : "") ", " JTEST ": beyond the noise of the runs, "
 	if ((r > 1) == (better == "high"))
-		return s ", beyond the spread of the runs: " b " did better. "
-	return s ", beyond the spread of the runs: " a " did better. "
+		return s b " did better. "
+	return s a " did better. "
 }
 
 END {
@@ -120,7 +168,15 @@ END {
 		st("2014", "copy", "received_pct"); pc = M
 		st("2014", "buffer", "received_pct"); pb = M
 		p = p sprintf("In 2014 the Lua receivers processed %s %% (immutable strings) and %s %% (buffer userdata) of the datagrams blast sent (medians); the buffer's share was %.2fx the strings'", pc, pb, pb / pc)
-		p = p (pb < pc ? ", lower, against the thesis that a reusable buffer is faster. " : ", higher, as the thesis expected. ")
+		verdict = judge("2014", "buffer", "copy", "received_pct")
+		if (verdict == "sig")
+			p = p (pb < pc ? ", lower, against the thesis that a reusable buffer is faster (" : ", higher, as the thesis expected (") JTEST "). "
+		else if (verdict == "few")
+			p = p (pb < pc ? ", lower by the medians, against the thesis that a reusable buffer is faster; " : ", higher by the medians, as the thesis expected; ") \
+				"but " JTEST ", and " JFEW ". "
+		else
+			p = p (pb < pc ? ", lower by the medians, against the thesis that a reusable buffer is faster, " : ", higher by the medians, as the thesis expected, ") \
+				"but within the noise of the runs (" JTEST "). "
 	}
 	sep = "Here suck processed "
 	all = 0

@@ -2,8 +2,17 @@
 # well in a terminal). A cell is "median (min..max)" over the runs, or just the median when all
 # runs agree; "-" when no run reported the figure. Counts are shortened (834.6k, 1.21M): the
 # exact numbers are in summary.tsv; KiB stay exact.
+# Then which differences between the variants are beyond the noise, from the runs themselves
+# (runs.tsv beside summary.tsv, or the file given as -v runsfile=FILE): for received/s and suck CPU
+# per datagram, the variants ordered by median and each tested against the next with the
+# two-sided Mann-Whitney U test of stats.awk (p <= alpha, 0.05 when not given), and a note when
+# the runs are too few for any p to reach alpha.
 BEGIN {
 	FS = OFS = "\t"
+	if (alpha == "")
+		alpha = 0.05
+	# the figures the commentary ranks: column:heading:which way is better
+	ncfig = split("suck_pps:received/s:high|suck_cpu_ns_per_pkt:suck CPU ns/datagram:low", cfig, "|")
 	ntab = 2
 	spec[1] = "runs:runs|blast_sent:sent by blast|suck_received:received by suck|received_pct:received %|suck_dropped:dropped (rcvbuf full)|suck_elsewhere:lost elsewhere|suck_pps:received/s"
 	spec[2] = "suck_cpu_ns_per_pkt:suck CPU ns/datagram|suck_user_s:suck user s|suck_sys_s:suck sys s|blast_cpu_ns_per_pkt:blast CPU ns/datagram|suck_rss_kib:suck rss KiB|suck_heap_kib:suck heap KiB"
@@ -84,10 +93,97 @@ NR == 1 { next }
 	lo[v, $2] = $5
 	hi[v, $2] = $6
 }
+# readruns(file): the runs of the commentary's figures, R[v, f, 1..RN[v, f]]; 0 when unreadable.
+function readruns(file,    line, hdr, c, n, i, q, fl, kv, f, v) {
+	if (file == "" || (getline line < file) <= 0)
+		return 0
+	n = split(line, hdr, "\t")
+	for (i = 1; i <= n; i++)
+		c[hdr[i]] = i
+	if (!("variant" in c)) {
+		close(file)
+		return 0
+	}
+	while ((getline line < file) > 0) {
+		split(line, fl, "\t")
+		v = fl[c["variant"]]
+		for (q = 1; q <= ncfig; q++) {
+			split(cfig[q], kv, ":")
+			f = kv[1]
+			if ((f in c) && isnum(fl[c[f]]))
+				R[v, f, ++RN[v, f]] = fl[c[f]]
+		}
+	}
+	close(file)
+	return 1
+}
+
+# commentary(): one line per ranked figure: "a > b (ratio, interval, p) ~ c (p) ...".
+function commentary(    q, kv, f, what, better, k, m, v, med, sv, ix, a, b, na, nb, i, line, p, ma, mb, ci, few, fewmin, sign) {
+	print ""
+	print "Beyond the noise? The variants best first by median (most received/s, least CPU), each against the next in a" \
+		" two-sided Mann-Whitney U test of their runs: > or < when p <= " alpha " (with the ratio of the medians and its " \
+		trim(sprintf("%.1f", 100 * (1 - alpha))) " % Hodges-Lehmann interval), ~ when not."
+	print ""
+	few = ""
+	for (q = 1; q <= ncfig; q++) {
+		split(cfig[q], kv, ":")
+		f = kv[1]; what = kv[2]; better = kv[3]
+		m = 0
+		split("", med); split("", sv)
+		for (k = 1; k <= nv; k++) {
+			v = order[k]
+			if (RN[v, f] > 0) {
+				sv[++m] = v
+				split("", a)
+				for (i = 1; i <= RN[v, f]; i++)
+					a[i] = R[v, f, i]
+				sortnum(a, RN[v, f])
+				med[m] = (better == "high" ? -1 : 1) * median(a, RN[v, f])
+			}
+		}
+		if (m < 2)
+			continue
+		sortidx(med, m, ix) # best first; ties keep no particular order, which is fine: they are ~
+		line = "- " what ": " sv[ix[1]]
+		for (k = 2; k <= m; k++) {
+			split("", a); split("", b)
+			na = RN[sv[ix[k - 1]], f]; nb = RN[sv[ix[k]], f]
+			for (i = 1; i <= na; i++) a[i] = R[sv[ix[k - 1]], f, i]
+			for (i = 1; i <= nb; i++) b[i] = R[sv[ix[k]], f, i]
+			p = mw_test(b, nb, a, na)
+			if (mw_minp(na, nb) > alpha && !((na, nb) in fewseen)) {
+				fewseen[na, nb] = 1
+				few = few (few == "" ? "" : "; ") na " run" (na > 1 ? "s" : "") " against " nb " give p = " fmtp(mw_minp(na, nb)) " at the smallest"
+			}
+			sortnum(a, na); sortnum(b, nb)
+			ma = median(a, na); mb = median(b, nb)
+			sign = better == "high" ? ">" : "<"
+			if (p > alpha) {
+				line = line " ~ " sv[ix[k]] " (p = " fmtp(p) ")"
+				continue
+			}
+			ci = ratio_ci(b, nb, a, na, alpha) ? ", " CI_LO ".." CI_HI : ""
+			line = line " " sign " " sv[ix[k]] " (" (isnum(ratio(ma, mb)) ? ratio(ma, mb) "x" ci ", " : "") "p = " fmtp(p) ")"
+		}
+		print line
+	}
+	if (few != "")
+		print "" RS "Too few runs to call a difference: " few ", above " alpha "; " mw_needed(alpha) \
+			" runs per variant at least would do (scripts/suite -r " mw_needed(alpha) ")."
+}
+
 END {
 	for (t = 1; t <= ntab; t++) {
 		if (t > 1)
 			print ""
 		table(t)
 	}
+	if (runsfile == "" && FILENAME != "" && FILENAME != "-") {
+		runsfile = FILENAME
+		sub(/[^\/]*$/, "", runsfile)
+		runsfile = runsfile "runs.tsv"
+	}
+	if (nv > 1 && readruns(runsfile))
+		commentary()
 }

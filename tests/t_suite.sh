@@ -39,7 +39,7 @@ check "runs.tsv: something was received" every_row "$D/runs.tsv" '$c["suck_recei
 check "runs.tsv: received_pct is received/sent" every_row "$D/runs.tsv" \
 	'($c["received_pct"] - 100 * $c["suck_received"] / $c["blast_sent"])^2 < 0.01'
 check "runs.tsv: work and size as asked" every_row "$D/runs.tsv" '$c["suck_work"] == "histogram" && $c["blast_size"] == 1450'
-check "summary.tsv: header" test "$(head -n 1 "$D/summary.tsv")" = "$(printf 'variant\tfigure\truns\tmedian\tmin\tmax')"
+check "summary.tsv: header" test "$(head -n 1 "$D/summary.tsv")" = "$(printf 'variant\tfigure\truns\tmedian\tmin\tmax\tmedian_lo\tmedian_hi\tmedian_ci_pct')"
 check "summary.tsv: suck_received of each variant" test "$(awk -F'\t' '$2 == "suck_received"' "$D/summary.tsv" | wc -l)" -eq 2
 check "summary.tsv: min <= median <= max" every_row "$D/summary.tsv" '$4 + 0 >= $5 + 0 && $4 + 0 <= $6 + 0'
 check "summary.tsv: the median of one run is that run" test \
