@@ -1,7 +1,9 @@
 # scripts/lib.sh: what the scripts share. Sourced, not run; the caller sets PROG (its name, for
-# messages) before sourcing. Here: messages and numbers, the tools and their variants, checking
-# the tools' options before the first run, run ids, pinning, and result directories (staged,
-# swapped into place whole, cleaned up by the traps).
+# messages) before sourcing. Here: messages and numbers, tsv lookups, the tools and their
+# variants, checking the tools' options before the first run, run ids, pinning, gnuplot, and
+# result directories (staged, swapped into place whole, cleaned up by the traps). The one trial
+# runner, which starts every suck and blast pair of every script, is scripts/pair.sh, sourced at
+# the end.
 #
 # Pitfalls kept here once: a file is published by a rename inside its own directory (a rename
 # across file systems would copy and could leave half a file); `set -f` because option values
@@ -16,6 +18,13 @@ SCRIPTS=$ROOT/scripts
 
 die() { echo "$PROG: $*" >&2; exit 1; }
 usage_error() { echo "$PROG: $*" >&2; usage >&2; exit 2; }
+# usage_other OPT: what getopts found that the script takes no value from: h prints the usage
+# (exit 0), anything else is bad usage (the usage on stderr, exit 2).
+usage_other() {
+	[ "$1" != h ] || { usage; exit 0; }
+	usage >&2
+	exit 2
+}
 
 # abspath PATH: PATH made absolute against the current directory (the directory need not exist).
 abspath() {
@@ -41,8 +50,11 @@ is_secs() {
 	printf '%s\n' "$1" | awk -v max="${2:-86400}" '{ exit !($0 ~ /^([0-9]+|[0-9]*\.[0-9]+)$/ && $0 + 0 > 0 && $0 + 0 <= max) }'
 }
 
-# stop_child PID: SIGTERM, then SIGKILL if it has not ended within 3 s; reaps it.
+# stop_child PID: SIGTERM, then SIGKILL if it has not ended within 3 s; reaps it. SC_ST is its
+# exit status (that of its own end when it had ended already).
+# shellcheck disable=SC2034 # SC_ST is for the caller (pair.sh)
 stop_child() {
+	SC_ST=0
 	[ -n "$1" ] || return 0
 	kill -TERM "$1" 2>/dev/null || true
 	sc_i=0
@@ -51,7 +63,7 @@ stop_child() {
 		sleep 0.05
 	done
 	kill -KILL "$1" 2>/dev/null || true
-	wait "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || SC_ST=$?
 }
 
 # fmt_secs N: 75 -> "1 min 15 s"
@@ -81,6 +93,16 @@ env_value() {
 	awk -v k="$2" 'index($0, k ": ") == 1 { print substr($0, length(k) + 3); exit }' "$1" 2>/dev/null || true
 }
 
+# tsv_field FILE KEY: KEY's value in a header-and-one-row tsv file (a tool's report).
+tsv_field() {
+	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i }
+		NR == 2 && c { print $c }' "$1"
+}
+# tsv_whole FILE: FILE is a tool's whole tsv report: a header line and one row of as many fields.
+tsv_whole() {
+	[ "$(awk -F'\t' 'NR <= 2 { n[NR] = NF } END { print (NR == 2 && n[1] == n[2] && n[1] > 1) }' "$1" 2>/dev/null)" = 1 ]
+}
+
 # describe_run DIR: one line for a plot's subtitle: the run's size and the machine.
 describe_run() {
 	dr_env=$1/env.txt
@@ -89,15 +111,58 @@ describe_run() {
 	dr_runs=$(env_value "$dr_env" runs)
 	dr_work=$(env_value "$dr_env" work)
 	dr_bargs=$(env_value "$dr_env" blast_args)
-	dr_cpu=$(env_value "$dr_env" cpu_model)
-	dr_n=$(env_value "$dr_env" cpu_count)
-	dr_kern=$(env_value "$dr_env" kernel)
-	dr_two=$(env_value "$dr_env" blast_host.cpu_model)
-	printf '%s-byte datagrams, %s s x %s runs, work %s%s | %s, %s CPUs, %s%s\n' \
+	printf '%s-byte datagrams, %s s x %s runs, work %s%s | %s\n' \
 		"${dr_size:-?}" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
-		"${dr_bargs:+, blast $dr_bargs}" "${dr_cpu:-unknown CPU}" "${dr_n:-?}" \
-		"$(printf '%s\n' "${dr_kern:-unknown kernel}" | awk '{ print $1, $2 }')" \
-		"${dr_two:+ (blast on another host: $dr_two)}"
+		"${dr_bargs:+, blast $dr_bargs}" "$(describe_machine "$1")"
+}
+# describe_machine DIR: the machine of a result, from its env.txt: "CPU, N CPUs, Linux x.y" and
+# blast's host's CPU when it ran elsewhere.
+describe_machine() {
+	dm_env=$1/env.txt
+	dm_cpu=$(env_value "$dm_env" cpu_model)
+	dm_n=$(env_value "$dm_env" cpu_count)
+	dm_kern=$(env_value "$dm_env" kernel)
+	dm_two=$(env_value "$dm_env" blast_host.cpu_model)
+	printf '%s, %s CPUs, %s%s\n' "${dm_cpu:-unknown CPU}" "${dm_n:-?}" \
+		"$(printf '%s\n' "${dm_kern:-unknown kernel}" | awk '{ print $1, $2 }')" \
+		"${dm_two:+ (blast on another host: $dm_two)}"
+}
+
+# gnuplot_found: GNUPLOT (gnuplot) can be run; if not, one line (once) says how to get it, and
+# status 1: the tables never depend on the plots. Sets GP_PNG, the PNG terminal (pngcairo, else png).
+gnuplot_found() {
+	GNUPLOT=${GNUPLOT:-gnuplot}
+	if ! command -v "$GNUPLOT" >/dev/null 2>&1; then
+		[ -n "${GP_SAID:-}" ] ||
+			echo "$PROG: no gnuplot, so no plots (the tables are complete); install it with: apt-get install gnuplot-nox" >&2
+		GP_SAID=1
+		return 1
+	fi
+	if [ -z "${GP_PNG:-}" ]; then
+		if echo 'set terminal pngcairo' | "$GNUPLOT" >/dev/null 2>&1; then GP_PNG=pngcairo; else GP_PNG=png; fi
+	fi
+}
+# gp_str TEXT: TEXT as a gnuplot single-quoted string
+gp_str() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+# plot_draw DIR NAME GPFILE DATAFILE SUBTITLE [SETTINGS]: DIR/NAME.png and .svg from
+# scripts/GPFILE, which reads the gnuplot variables dir, term, out, datafile and subtitle (and
+# SETTINGS, more gnuplot statements). Each image is drawn to a temporary name and renamed, so a
+# redraw never leaves half a file. Without gnuplot, status 0 (gnuplot_found says so); status 1
+# when gnuplot fails, with its message.
+plot_draw() {
+	gnuplot_found || return 0
+	for pd_fmt in png svg; do
+		if [ $pd_fmt = png ]; then pd_term=$GP_PNG; else pd_term=svg; fi
+		pd_tmp=$1/.$2.$$.tmp.$pd_fmt
+		if pd_err=$("$GNUPLOT" -e "dir=$(gp_str "$SCRIPTS"); term='$pd_term'; out=$(gp_str "$pd_tmp"); datafile=$(gp_str "$4"); subtitle=$(gp_str "$5"); ${6:-}" \
+			"$SCRIPTS/$3" 2>&1) && [ -s "$pd_tmp" ]; then
+			mv -f "$pd_tmp" "$1/$2.$pd_fmt"
+		else
+			rm -f "$pd_tmp"
+			echo "$PROG: gnuplot failed on $2.$pd_fmt: $(printf '%s\n' "$pd_err" | tail -n 3)" >&2
+			return 1
+		fi
+	done
 }
 
 # summarize RUNS_TSV: summary.tsv on stdout.
@@ -130,13 +195,11 @@ tool_bins() {
 	return 0
 }
 
-# variants_offered: every variant suck offers, from its help (the indented names under -m); empty
-# when the help cannot be read.
+# variants_offered: every variant suck offers, in its order, from `suck -m list` (a name, a tab
+# and what it does, a line each); empty when suck cannot say.
 variants_offered() {
-	$SUCK_CMD "$SUCK_BIN" -h 2>&1 | awk '
-		/-m, --variant/ { on = 1; next }
-		on && /^      +[a-z][a-z0-9_]* +[^ ]/ { printf "%s%s", sep, $1; sep = " "; next }
-		on { exit }
+	$SUCK_CMD "$SUCK_BIN" -m list 2>/dev/null | awk -F'\t' '
+		NF >= 2 && $1 ~ /^[a-z][a-z0-9_]*$/ { printf "%s%s", sep, $1; sep = " " }
 		END { if (sep) print "" }' || true
 }
 
@@ -147,13 +210,21 @@ variants_check() {
 	vc_known=$(variants_offered)
 	for vc in $1; do
 		case $vc in
-		*[!a-z0-9_]*) usage_error "-m: '$vc' is not a variant name; accepted: ${vc_known:-see suck -h}" ;;
+		*[!a-z0-9_]*) usage_error "-m: '$vc' is not a variant name; accepted: ${vc_known:-see suck -m list}" ;;
 		esac
 		[ -z "$vc_known" ] || case " $vc_known " in
 			*" $vc "*) ;;
 			*) usage_error "-m: suck has no variant '$vc'; accepted: $vc_known" ;;
 			esac
 	done
+}
+# variants_pick: VARIANTS as -m gave them (MSET set: each one checked), else every variant suck
+# offers (copy buffer mmsg when it cannot say); NVARIANTS, how many.
+variants_pick() {
+	if [ -n "${MSET:-}" ]; then variants_check "$VARIANTS"; else VARIANTS=$(variants_offered); fi
+	[ -n "$VARIANTS" ] || VARIANTS="copy buffer mmsg"
+	# shellcheck disable=SC2086,SC2034 # the names, one word each; NVARIANTS is the caller's
+	NVARIANTS=$(set -- $VARIANTS && echo $#)
 }
 
 # words_check OPTION "WORDS" LETTERS LONGS: none of WORDS is an option the script gives the tool
@@ -248,9 +319,10 @@ run_id() {
 	printf '%s\n' "$ri"
 }
 
-# host_pins: SUCK_HOST and BLAST_HOST (hostinfo.sh where each tool runs; BLAST_HOST empty when
-# both run through the same prefix), and pinning: suck on CPU 0, blast on CPU 1, when the host
-# each runs on has two CPUs or more (SUCK_PIN, BLAST_PIN, PINNING).
+# host_pins [SUCK_CPU BLAST_CPU]: SUCK_HOST and BLAST_HOST (hostinfo.sh where each tool runs;
+# BLAST_HOST empty when both run through the same prefix), and pinning: suck on CPU SUCK_CPU (0),
+# blast on CPU BLAST_CPU (1), when the host each runs on has two CPUs or more (SUCK_PIN,
+# BLAST_PIN: "--cpu N" or nothing; PINNING says which).
 # shellcheck disable=SC2034 # PINNING is for the caller's env.txt
 host_pins() {
 	SUCK_HOST=$($SUCK_CMD sh <"$SCRIPTS/hostinfo.sh" 2>/dev/null) || true
@@ -265,15 +337,32 @@ host_pins() {
 	BLAST_PIN=
 	PINNING="none (fewer than two CPUs)"
 	if in_range "${hp_sn:-x}" 2 100000000 && in_range "${hp_bn:-x}" 2 100000000; then
-		SUCK_PIN="--cpu 0"
-		BLAST_PIN="--cpu 1"
-		PINNING="suck --cpu 0, blast --cpu 1"
+		SUCK_PIN="--cpu ${1:-0}"
+		BLAST_PIN="--cpu ${2:-1}"
+		PINNING="suck $SUCK_PIN, blast $BLAST_PIN"
 	fi
 }
 # host_env: the hosts' lines of env.txt.
 host_env() {
 	printf '%s\n' "$SUCK_HOST"
 	[ -z "$BLAST_HOST" ] || printf '%s\n' "$BLAST_HOST" | sed 's/^/blast_host./'
+}
+# host_value KEY: KEY's value in suck's host's lines (hostinfo.sh).
+host_value() { printf '%s\n' "$SUCK_HOST" | sed -n "s/^$1: //p"; }
+
+# env_tools: the lines of env.txt every result ends with, after the script's own settings: the
+# prefixes, pinning, the build, both hosts, the notes and every command run.
+env_tools() {
+	echo "suck_cmd: $SUCK_CMD"
+	echo "blast_cmd: $BLAST_CMD"
+	echo "pinning: $PINNING"
+	echo "git_describe: $(git -C "$ROOT" describe --always --dirty --tags 2>/dev/null || echo unknown)"
+	echo "suck_version: $($SUCK_CMD "$SUCK_BIN" -V 2>&1 | head -n 1)"
+	echo "blast_version: $($BLAST_CMD "$BLAST_BIN" -V 2>&1 | head -n 1)"
+	echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -n 1 || echo unknown)"
+	host_env
+	sed 's/^/note: /' "$WORKDIR/notes"
+	sed 's/^/cmd: /' "$WORKDIR/cmds"
 }
 
 note() { # MESSAGE: on stderr now, and into the result (env.txt; the suite's table.md too)
@@ -303,7 +392,13 @@ BACKUP=
 WORKDIR=
 RESULT_PHASE= # staging, installing, installed
 FAIL_WHY=
-RESULT_CLEANUP=: # the caller's function that ends its children
+RESULT_CLEANUP=stop_children # the function that ends the script's children
+CHILD_PID= # a child besides the pairs' tools (the plots, a suite), ended by stop_children
+stop_children() {
+	pair_stop
+	stop_child "$CHILD_PID"
+	CHILD_PID=
+}
 
 # result_own NAME [raw]: a name the scripts write in a result directory (with raw: in its raw/).
 # Every file a script writes into a result must be named here.
@@ -432,6 +527,28 @@ result_begin() {
 	disk_check
 }
 
+# result_stage PREFIX: before the first run: the traps, the staging directory (result_begin
+# PREFIX) with its raw/, and the work directory with its cmds and notes; the pairs' reports are
+# written to the work directory and kept in raw/ (pair.sh).
+result_stage() {
+	result_traps
+	result_begin "$1"
+	mkdir "$STAGE/raw" "$WORKDIR"
+	: >"$WORKDIR/cmds"
+	: >"$WORKDIR/notes"
+	disk_check
+	PAIR_DIR=$WORKDIR PAIR_KEEP=$STAGE/raw
+}
+
+# nothing_kept FAILED MESSAGE: the end of a script none of whose runs finished. When none failed,
+# each was skipped (a tool's exit 4: this kernel lacks what it needs, as the notes said): exit 4,
+# as the tools do. Else MESSAGE, exit 1.
+nothing_kept() {
+	[ "$1" -eq 0 ] || die "$2"
+	FAIL_WHY="every run was skipped: this kernel lacks what they need (see the notes above)"
+	exit 4
+}
+
 # result_install: the finished staging directory into place as OUT (WORKDIR removed first). A
 # new or empty OUT is replaced by one rename; an earlier result has what it holds of the user's
 # carried over, moves aside and is removed once the new one is in place.
@@ -518,3 +635,6 @@ result_on_exit() {
 	fi
 	exit "$ro_st"
 }
+
+# shellcheck source=scripts/pair.sh
+. "$SCRIPTS/pair.sh"

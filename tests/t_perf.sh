@@ -113,7 +113,36 @@ for t in iperf3 sockperf; do
 		check "perf: $t said missing" has "missing:.*$t"
 	fi
 done
-check "perf: six targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 6
+# Six targets at 1450 bytes; suck uring against bare io_uring (issue 16) and suck --latency
+# against the same variant without it (issue 12), each at 1450 and 64 bytes: 64 is not measured
+# here, so those two say n/a.
+check "perf: ten targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 10
+measured() { grep -F -- "$1" "$T" | grep -qE '^  (met|NOT MET) .* [0-9]+\.[0-9]{3}  \(needs <= [0-9.]+\)$'; }
+check "perf: target of suck --latency at 1450 B measured" measured "suck mmsg --latency <= 1.10 x without (CPU per datagram), 1450 B"
+for t in "suck uring <= 1.05 x bare io_uring (CPU per datagram), 64 B" \
+	"suck mmsg --latency <= 1.10 x without (CPU per datagram), 64 B"; do
+	check "perf: target '$t' not measured at -s 1450" grep -qF "n/a       $t" "$T"
+done
+# suck -m mmsg --latency beside suck -m mmsg; suck -m uring beside the bare io_uring loop; bare
+# io_uring beside bare recvmmsg, a finding in a block of its own and no target.
+for r in "latency    suck -m mmsg --latency" "             suck -m mmsg" "             ratio latency/without"; do
+	check "perf: row '$r' with a figure" num "$r"
+done
+check "perf: the io_uring finding is said to be no target" grep -q '^finding, not a target: what io_uring costs against recvmmsg' "$T"
+check "perf: no target compares io_uring with recvmmsg" sh -c "! grep -E '^  (met|NOT MET|n/a) .*recvmmsg' '$T' | grep -q io_uring"
+figs() { cut -f 2 "$TMP/perf/latest.tsv" | grep -cxE "$1"; }
+check "perf: the figures of suck --latency and without, cpu and lost" test "$(figs 'recv\.latency\.(on|off)')" -eq 4
+if "$BIN/suck" -m uring -p 0 -t 1ms --idle 0 >/dev/null 2>&1; then
+	check "perf: target of suck uring at 1450 B measured" measured "suck uring <= 1.05 x bare io_uring (CPU per datagram), 1450 B"
+	for r in "io_uring   suck -m uring" "             bare recv --uring" "             ratio uring/bare" \
+		"io_uring   bare recv --uring" "recvmmsg   bare recv -b 32" "ratio io_uring/recvmmsg"; do
+		check "perf: row '$r' with a figure" num "$r"
+	done
+	check "perf: the figures of suck uring, bare io_uring and bare recvmmsg" \
+		test "$(figs 'recv\.uring\.(suck|bare)|bare\.(uring|mmsg)')" -eq 8
+else
+	skip "no io_uring here (suck -m uring exits 4): its rows not checked"
+fi
 check "perf: the machine" has '^machine: .* CPUs, Linux '
 check "perf: the command" has '^run: sh scripts/perf -r 1 -t 0.3 -s "1450" -R 100000 -B [0-9]* -g 64 '
 for args in "-r 0" "-t 0" "-s 31" "-R 10" "-B 100" "-g 1" "-x" "extra"; do
