@@ -407,10 +407,12 @@ result_own() {
 	raw:*.suck.tsv | raw:*.suck.err | raw:*.blast.tsv | raw:*.blast.err) return 0 ;;
 	raw:*) return 1 ;;
 	:env.txt | :runs.tsv | :summary.tsv | :table.md | :reproduce.tsv | :reproduce.md | :ndr.tsv | \
-		:trials.tsv | :rate.tsv | :rate_summary.tsv | :size.tsv | :.*.tmp | :.*.tmp.png | :.*.tmp.svg) return 0 ;;
+		:trials.tsv | :rate.tsv | :rate_summary.tsv | :size.tsv | :index.html | :.index.html.* | \
+		:.*.tmp | :.*.tmp.png | :.*.tmp.svg) return 0 ;;
 	:*.png | :*.svg)
 		case ${1%.*} in
-		datagrams | cpu | memory | published_vs_here | ndr | rate | rate_loss | size_pps | size_mbps) return 0 ;;
+		datagrams | cpu | memory | published_vs_here | ndr | rate | rate_loss | size_pps | size_mbps | \
+			latency | timeline | rate_latency) return 0 ;;
 		esac ;;
 	esac
 	return 1
@@ -555,10 +557,10 @@ nothing_kept() {
 result_install() {
 	rm -rf "$WORKDIR"
 	RESULT_PHASE=installing
-	if [ "$OLD" = 1 ]; then
-		result_carry "$OUT" "$STAGE"
-		mv -T "$OUT" "$BACKUP"
-	fi
+	[ "$OLD" = 0 ] || result_carry "$OUT" "$STAGE"
+	# The page for people (scripts/index), last: it links what is in the result, carried too.
+	sh "$SCRIPTS/index" "$STAGE" || echo "$PROG: index.html not written; the result is complete" >&2
+	[ "$OLD" = 0 ] || mv -T "$OUT" "$BACKUP"
 	mv -T "$STAGE" "$OUT"
 	result_finish
 }

@@ -169,7 +169,8 @@ pair_judge() {
 # pair_trial NAME LABEL VARIANT SIZE RATE: the trial of suite, ndr and sweep, one suck -m VARIANT
 # and one blast -s SIZE (-r RATE unless RATE is 0) for TIME s, through pair_run; the reports are
 # kept as NAME.{suck,blast}.{tsv,err}. Reads ADDR, WORK, TIME, SUCK_PIN, BLAST_PIN, BLAST_ARGS,
-# SUCK_ARGS (ndr -S) and SHAPE (ndr, sweep: trial_shape). A skip lasts: suck's exit 4 skips
+# SUCK_ARGS (ndr -S; --latency), PAIR_INTERVAL (suite: -i rows for the timeline, kept in the
+# .err files) and SHAPE (ndr, sweep: trial_shape). A skip lasts: suck's exit 4 skips
 # VARIANT from then on, blast's every trial (blast is given the same options in each), which
 # then returns 4 at once. A suck that did not stop on blast's fin is noted. Status as pair_run.
 pair_trial() {
@@ -178,9 +179,9 @@ pair_trial() {
 	pt_rate=
 	[ "$5" = 0 ] || pt_rate="-r $5"
 	pair_rx "$1" "$2" "$SUCK_BIN" -a "$ADDR" -p 0 -m "$3" -w "$WORK" -o tsv --idle "$IDLE" -t "$PAIR_LIMIT" \
-		$SUCK_PIN --run-id '{run_id}' ${SUCK_ARGS:-}
+		$SUCK_PIN --run-id '{run_id}' ${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SUCK_ARGS:-}
 	pair_tx "$BLAST_BIN" -a "$ADDR" -p '{port}' -t "$TIME" -s "$4" $pt_rate -o tsv $BLAST_PIN --run-id '{run_id}' \
-		${SHAPE:-} $BLAST_ARGS
+		${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SHAPE:-} $BLAST_ARGS
 	pt_st=0
 	pair_run "$3" || pt_st=$?
 	if [ $pt_st -eq 4 ] && [ "$PAIR_WHO" = tx ]; then

@@ -16,6 +16,8 @@ BEGIN {
 	ntab = 2
 	spec[1] = "runs:runs|blast_sent:sent by blast|suck_received:received by suck|received_pct:received %|suck_dropped:dropped (rcvbuf full)|suck_elsewhere:lost elsewhere|suck_pps:received/s"
 	spec[2] = "suck_cpu_ns_per_pkt:suck CPU ns/datagram|suck_user_s:suck user s|suck_sys_s:suck sys s|blast_cpu_ns_per_pkt:blast CPU ns/datagram|suck_rss_kib:suck rss KiB|suck_heap_kib:suck heap KiB"
+	# with suck --latency (the suite's --latency), a third table: the one-way delay and its parts
+	spec[3] = "suck_lat_p50_us:delay p50 us|suck_lat_p99_us:p99 us|suck_lat_p999_us:p99.9 us|suck_lat_max_us:max us|suck_stack_p50_us:stack p50 us|suck_queue_p50_us:queue p50 us|suck_queue_p99_us:queue p99 us"
 }
 
 function short(s,    x) {
@@ -174,6 +176,9 @@ function commentary(    q, kv, f, what, better, k, m, v, med, sv, ix, a, b, na, 
 }
 
 END {
+	for (k = 1; k <= nv; k++)
+		if ((order[k], "suck_lat_p50_us") in med)
+			ntab = 3
 	for (t = 1; t <= ntab; t++) {
 		if (t > 1)
 			print ""

@@ -9,7 +9,8 @@ BEGIN {
 	FS = OFS = "\t"
 	ncol = split("asked_pps offered_pps delivered_pps delivered_mbps loss_pct sent valid lost " \
 		"dropped elsewhere received suck_pps rate_pct gap_p50_us gap_p99_us gap_max_us " \
-		"blast_errors suck_stop sent_estimated blast_duration_s suck_cpu_ns_per_pkt", col, " ")
+		"blast_errors suck_stop sent_estimated blast_duration_s suck_cpu_ns_per_pkt " \
+		"lat_p50_us lat_p99_us stack_p50_us queue_p50_us", col, " ")
 	line = col[1]
 	for (i = 2; i <= ncol; i++) line = line OFS col[i]
 	print line
@@ -48,6 +49,11 @@ END {
 	out["sent_estimated"] = get(2, "sent_estimated")
 	out["blast_duration_s"] = get(1, "duration_s")
 	out["suck_cpu_ns_per_pkt"] = get(2, "cpu_ns_per_pkt")
+	# suck --latency's delays; "-" (not measured) is NaN here
+	out["lat_p50_us"] = num(get(2, "lat_p50_us") == "-" ? "NaN" : get(2, "lat_p50_us"))
+	out["lat_p99_us"] = num(get(2, "lat_p99_us") == "-" ? "NaN" : get(2, "lat_p99_us"))
+	out["stack_p50_us"] = num(get(2, "stack_p50_us") == "-" ? "NaN" : get(2, "stack_p50_us"))
+	out["queue_p50_us"] = num(get(2, "queue_p50_us") == "-" ? "NaN" : get(2, "queue_p50_us"))
 	line = out[col[1]]
 	for (i = 2; i <= ncol; i++) line = line OFS out[col[i]]
 	print line

@@ -138,7 +138,7 @@ check "-t 1x: exit 2" test $? -eq 2
 if command -v gnuplot >/dev/null 2>&1; then
 	rm -f "$D"/*.png "$D"/*.svg
 	sh scripts/plot "$D" 2>"$TMP/replot.err"
-	check "scripts/plot DIR redraws a suite's plots" test "$(ls "$D"/*.png "$D"/*.svg | wc -l)" -eq 6
+	check "scripts/plot DIR redraws a suite's plots, the timeline too" test "$(ls "$D"/*.png "$D"/*.svg | wc -l)" -eq 8
 fi
 sh scripts/compare -o tsv "$D" "$TMP/fail" >"$TMP/cmp.tsv"
 check "compare of two suites: exit 0" test $? -eq 0
