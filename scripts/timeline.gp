@@ -12,7 +12,7 @@ set output out
 set datafile separator '\t'
 set grid lc rgb '#d0d0d0'
 set key top right horizontal
-set format y '%.0s%c'
+set format y '%.1s%c'
 set yrange [0:*]
 set border 3
 set xtics nomirror
