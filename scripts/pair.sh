@@ -216,6 +216,9 @@ pair_spawn() {
 	# shellcheck disable=SC2086 # the prefix is split into words on purpose
 	set -- $psp_pre "$@"
 	logcmd "$@"
+	# The last pair of the same name left its files: gone before the child opens new ones, or
+	# await_line may read the old listening line before the child truncates it (an empty port).
+	rm -f "$psp_file.tsv" "$psp_file.err"
 	"$@" >"$psp_file.tsv" 2>"$psp_file.err" &
 	PAIR_PID=$!
 	PAIR_PIDS="$PAIR_PIDS $PAIR_PID"
