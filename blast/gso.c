@@ -85,7 +85,7 @@ int gso_off(struct flow *f)
 {
 	int off = 0;
 
-	if (f->cfg->segs < 2)
+	if (f->segs < 2) /* never on, or off since a fallback (at setup or at run time) */
 		return 0;
 	return setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &off, sizeof off);
 }

@@ -142,6 +142,7 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 	/* The socket's GSO size cuts every send on it, the fin too (gso.c). */
 	if (gso_off(f) < 0) {
 		f->fatal = errno;
+		f->stop = STOP_ERROR;
 		f->fatal_call = "setsockopt UDP_SEGMENT 0 before the fin";
 		return;
 	}

@@ -54,7 +54,7 @@ static void gro_run(struct rx *rx)
 			continue;
 		}
 		rx->bufs += (uint64_t)n;
-		for (int i = 0; i < n && !rx->done; i++) {
+		for (int i = 0; i < n && !rx_cut(rx); i++) {
 			struct msghdr *mh = &m->msgs[i].msg_hdr;
 			const uint8_t *p = m->iov[i].iov_base;
 			size_t len = m->msgs[i].msg_len;
@@ -74,7 +74,7 @@ static void gro_run(struct rx *rx)
 				continue;
 			}
 			/* Every segment of a buffer came from one source. */
-			for (size_t off = 0; off < len && !rx->done; off += seg)
+			for (size_t off = 0; off < len && !rx_cut(rx); off += seg)
 				rx_datagram(rx, p + off, len - off < seg ? len - off : seg, from);
 		}
 		rx_batch(rx);

@@ -28,7 +28,7 @@ static void mmsg_run(struct rx *rx)
 			rx_recv_failed(rx, errno, "recvmmsg");
 			continue;
 		}
-		for (int i = 0; i < n && !rx->done; i++) {
+		for (int i = 0; i < n && !rx_cut(rx); i++) {
 			if (rx->lat)
 				rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);
 			rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);

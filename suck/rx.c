@@ -170,7 +170,8 @@ int rx_lock(struct rx *rx, uint32_t run_id, size_t len)
 			rx->other_id = run_id;
 		return 0;
 	}
-	atomic_compare_exchange_strong(&rx->sh->size, &none, (uint32_t)len);
+	if (len)
+		atomic_compare_exchange_strong(&rx->sh->size, &none, (uint32_t)len);
 	return 1;
 }
 

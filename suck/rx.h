@@ -212,7 +212,7 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		/* The header is in the buffer even when -s is smaller (rx->cap holds it): it may
 		 * still tell the run, so that its fins are believed. */
 		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA)
-			rx_lock(rx, h.run_id, len);
+			rx_lock(rx, h.run_id, 0); /* 0: a truncated length is no datagram size */
 		return;
 	}
 	work_run(&rx->work, buf, len);
@@ -231,9 +231,23 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		rx->other_src++;
 		return;
 	}
+	if (rx->lat) {
+		/* the delay of valid datagrams only: not of a duplicate or a late one */
+		uint64_t before = rx->trk.flow[h.flow].valid;
+		seq_seen(&rx->trk, h.flow, h.seq);
+		if (rx->trk.flow[h.flow].valid != before)
+			rx_latency(rx, h.send_ns, hand_ns);
+		return;
+	}
 	seq_seen(&rx->trk, h.flow, h.seq);
-	if (rx->lat)
-		rx_latency(rx, h.send_ns, hand_ns);
+}
+
+/* Stop within a batch already taken from the socket? Only for a time limit, a signal or an
+ * error, which are to be honoured within one datagram's work; never at the end of the drain
+ * after the fins, whose datagrams are in the fins' sent and must all be counted. */
+static inline int rx_cut(const struct rx *rx)
+{
+	return rx->done != RX_RUNNING && rx->done != RX_STOP_FIN;
 }
 
 /* rx_take, then the stop conditions every check_every datagrams: a counter, not a clock. */

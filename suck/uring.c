@@ -228,7 +228,7 @@ static void uring_run(struct rx *rx)
 				continue;
 			}
 		}
-		for (; head != tail && !rx->done; head++, reaped++) {
+		for (; head != tail && !rx_cut(rx); head++, reaped++) {
 			struct io_uring_cqe *cqe = &st->cqes[head & *st->cq_mask];
 			if (!(cqe->flags & IORING_CQE_F_MORE))
 				st->armed = 0;

@@ -65,6 +65,16 @@ for v in copy uring; do
 	check "--spin with -m $v: says where it applies" grep -q -- "--spin applies to -m buffer, mmsg, gro" "$TMP/spin.err"
 done
 
+# Duplicates and reordered datagrams (bin/inject script): only valid datagrams are sampled.
+n=lat-dups
+start_suck "$n" --latency -R 4M -o tsv --idle 10 -t 60 || fail "$n: suck did not start"
+"$BIN/inject" script "$PORT" 4242 1450 2000 >"$TMP/$n.inj"
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+check "$n: some dups ($(field "$S" dup))" test "$(field "$S" dup)" -gt 0
+check "$n: lat_samples $(field "$S" lat_samples) == valid $(field "$S" valid), dups left out" \
+	test "$(field "$S" lat_samples)" = "$(field "$S" valid)"
+
 # Without --latency: every latency key is "-" in tsv and text, null in json.
 n=off
 start_suck "$n" -o tsv -t 30 || fail "$n: suck did not start"
