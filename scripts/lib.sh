@@ -187,9 +187,16 @@ quote_args() {
 tool_bins() {
 	SUCK_CMD=${SUCK_CMD:-}
 	BLAST_CMD=${BLAST_CMD:-}
+	tb_bin_set=${BIN:+1}
 	BIN=$(abspath "${BIN:-$ROOT/bin}")
 	SUCK_BIN=${SUCK_BIN:-$BIN/suck}
 	BLAST_BIN=${BLAST_BIN:-$BIN/blast}
+	# Not built in this checkout but installed (make install): the tools on PATH, said in env.txt.
+	if [ -z "$tb_bin_set" ] && [ -z "$SUCK_CMD$BLAST_CMD" ] && [ ! -x "$SUCK_BIN" ] && [ ! -x "$BLAST_BIN" ] &&
+		command -v suck >/dev/null 2>&1 && command -v blast >/dev/null 2>&1; then
+		SUCK_BIN=$(command -v suck)
+		BLAST_BIN=$(command -v blast)
+	fi
 	if [ -z "$SUCK_CMD" ] && [ ! -x "$SUCK_BIN" ]; then die "no $SUCK_BIN: run make first"; fi
 	if [ -z "$BLAST_CMD" ] && [ ! -x "$BLAST_BIN" ]; then die "no $BLAST_BIN: run make first"; fi
 	return 0
@@ -357,6 +364,8 @@ env_tools() {
 	echo "blast_cmd: $BLAST_CMD"
 	echo "pinning: $PINNING"
 	echo "git_describe: $(git -C "$ROOT" describe --always --dirty --tags 2>/dev/null || echo unknown)"
+	echo "suck_bin: $SUCK_BIN"
+	echo "blast_bin: $BLAST_BIN"
 	echo "suck_version: $($SUCK_CMD "$SUCK_BIN" -V 2>&1 | head -n 1)"
 	echo "blast_version: $($BLAST_CMD "$BLAST_BIN" -V 2>&1 | head -n 1)"
 	echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -n 1 || echo unknown)"

@@ -186,4 +186,14 @@ if command -v mandoc >/dev/null 2>&1; then
 fi
 [ $linted = 1 ] || skip "man page lint: neither groff nor mandoc is installed"
 
+# The scripts from a checkout without bin/ use the installed tools on PATH, and say so in env.txt.
+P=$TMP/pathroot
+MAKEFLAGS= MFLAGS= make -s install DESTDIR="$P" PREFIX=/usr B="$BIN" >/dev/null 2>&1
+mkdir -p "$TMP/tree"
+cp -r scripts "$TMP/tree/"
+env -u BIN PATH="$P/usr/bin:$PATH" sh "$TMP/tree/scripts/suite" -t 0.2 -r 1 -W 0 -m buffer -P -o "$TMP/pathrun" >/dev/null 2>"$TMP/pathrun.err"
+check "suite with the tools on PATH only: exit 0 ($(tail -n 1 "$TMP/pathrun.err"))" test $? = 0
+check "env.txt names the installed suck" grep -qx "suck_bin: $P/usr/bin/suck" "$TMP/pathrun/env.txt"
+check "env.txt names the installed blast" grep -qx "blast_bin: $P/usr/bin/blast" "$TMP/pathrun/env.txt"
+
 done_tests
