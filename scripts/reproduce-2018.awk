@@ -184,3 +184,17 @@ function notes_list(    line, k) {
 		print "- " line
 	}
 }
+
+# Between an experiment's own table and its list of runs, the same for both: where the medians
+# come from, and the ratios that carry across machines (ratio_table).
+function middle_sections() {
+	print ""
+	print "Here: medians of the runs (every run below)."
+	print ""
+	print "## The ratios that carry across machines"
+	print ""
+	ratio_table()
+	print ""
+	print "## Every run here"
+	print ""
+}

@@ -39,15 +39,7 @@ END {
 			" | " med("here", r, "mb_s", "%.0f") " | " med("here", r, "calls_s", "%.0f") " | " med("here", r, "bytes_per_call", "%.0f") \
 			" | " med("here", r, "datagrams_per_call", "%.2f") " | " med("here", r, "received_pct", "%.2f") " |"
 	}
-	print ""
-	print "Here: medians of the runs (every run below)."
-	print ""
-	print "## The ratios that carry across machines"
-	print ""
-	ratio_table()
-	print ""
-	print "## Every run here"
-	print ""
+	middle_sections()
 	print "| row | run | receiver | s | sent | received | received % | dropped | MB/s | calls | idle calls | calls/s | datagrams per call | suck CPU s per GB |"
 	print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (j = 1; j <= 2; j++) {

@@ -44,15 +44,7 @@ END {
 			" | " med("here", r, "mb_s", "%.0f") " | " med("here", r, "msg_s", "%.0f") " | " med("here", r, "calls_s", "%.0f") " | " med("here", r, "bytes_per_call", "%.0f") \
 			" | " med("here", r, "cpu_s_per_gb", "%.3f") " | " med("here", r, "cpu_pct", "%.0f") " |"
 	}
-	print ""
-	print "Here: medians of the runs (every run below)."
-	print ""
-	print "## The ratios that carry across machines"
-	print ""
-	ratio_table()
-	print ""
-	print "## Every run here"
-	print ""
+	middle_sections()
 	print "| row | run | sender | s | MB/s | msg/s | calls/s | bytes per call | CPU s | CPU busy % | CPU s per GB |"
 	print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (j = 1; j <= 2; j++) {
