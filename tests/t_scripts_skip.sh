@@ -1,5 +1,5 @@
 # A kernel without UDP GRO and without UDP GSO, simulated: SUCK_BIN and BLAST_BIN are stand-ins
-# that do what the tools do there (scripts/pair.sh judges their exit 4 as a skip). The fake suck
+# that do what the tools do there (scripts/lib/pair.sh judges their exit 4 as a skip). The fake suck
 # exits 4 on -m gro, as suck does where setsockopt UDP_GRO fails; the fake blast exits 4 on -g in
 # a run, as blast does where setsockopt UDP_SEGMENT fails (blast checks its options first, so the
 # scripts' option check, which ends at "-n 1 is less than -j 2", passes there as here). The fake

@@ -1,6 +1,6 @@
-# scripts/trial.sh: what ndr and sweep share. Sourced after lib.sh, never run.
+# scripts/lib/trial.sh: what ndr and sweep share. Sourced after pair.sh and plot.sh, never run.
 # A trial is one fresh suck and one blast for TIME seconds at a rate (0: as fast as blast goes),
-# run by pair_trial (scripts/pair.sh, the runner under every script), its reports kept in
+# run by pair_trial (lib/pair.sh, the runner under every script), its reports kept in
 # STAGE/raw/; trial_row turns them into one row of trial.awk's columns. Also here: the options
 # both take (trial_opt, trial_args), what happens before the first trial (trial_init: the tools'
 # options checked, the result directory staged), env.txt and progress arithmetic.
@@ -125,10 +125,10 @@ trial_init() {
 }
 
 # trial_header: the names of trial_row's columns, tab-separated.
-trial_header() { awk -v header=1 -f "$SCRIPTS/trial.awk"; }
+trial_header() { awk -v header=1 -f "$LIB/trial.awk"; }
 # trial_row NAME RATE SIZE: the columns of one finished trial (a header line, then the row).
 trial_row() {
-	awk -v asked="$2" -v size="$3" -f "$SCRIPTS/trial.awk" "$STAGE/raw/$1.blast.tsv" "$STAGE/raw/$1.suck.tsv"
+	awk -v asked="$2" -v size="$3" -f "$LIB/trial.awk" "$STAGE/raw/$1.blast.tsv" "$STAGE/raw/$1.suck.tsv"
 }
 
 # trial_eta DONE LEFT: "N s elapsed, about M left", from the time the DONE trials took, but never
