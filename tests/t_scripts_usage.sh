@@ -94,4 +94,29 @@ check "compare -f of a column: its row" test "$(cut -f 2 "$TMP/cmp.tsv" | sed -n
 bad plot "unknown option '-x'" -x "$TMP/a"
 bad plot "one result directory expected" "$TMP/a" "$TMP/b"
 
+# One option parser in every command (scripts/lib/base.sh opt_next): an unknown option, long or
+# short, gets the same words and exit 2 from each, with the usage on stderr (suite --wire once
+# said "Illegal option --"); -h and --help print the usage on stdout and exit 0.
+for c in suite reproduce ndr "sweep rate" perf compare plot index; do
+	s=${c%% *} m=
+	[ "$s" = "$c" ] || m=${c#* }
+	for o in --wire --wire=1 -x; do
+		# shellcheck disable=SC2086 # the mode, when there is one
+		bad "$s" "$s: unknown option '${o%%=*}'" $m "$o"
+		check "$c $o: the usage on stderr" grep -q "^usage: .*scripts/$s" "$TMP/bad.err"
+	done
+	for o in -h --help; do
+		# shellcheck disable=SC2086
+		sh "scripts/$s" $m "$o" >"$TMP/help.out" 2>"$TMP/help.err"
+		check "$c $o: exit 0" test $? -eq 0
+		check "$c $o: the usage on stdout" grep -q "^usage: .*scripts/$s" "$TMP/help.out"
+		check "$c $o: nothing on stderr" test ! -s "$TMP/help.err"
+	done
+done
+bad suite "--latency: takes no value" $S -m buffer --latency=1
+bad suite "-t: a value is needed" -t
+bad compare "--alpha: a value is needed" --alpha
+bad ndr "--max-trials: a value is needed" $N -m buffer --max-trials
+bad compare "-a '2'" --alpha=2 "$TMP/a" "$TMP/b"
+
 done_tests

@@ -1,7 +1,7 @@
 # scripts/lib/base.sh: what every command sources first. Sourced, not run; the caller sets PROG
 # (its name, for messages) and defines usage before. Here: the paths (ROOT, SCRIPTS, LIB),
-# messages, numbers, files written whole, the tables a result holds (env.txt, a tool's tsv
-# report), quoting, and the notes and commands a run records. What else a command needs it
+# messages, the one option parser (opt_next), numbers, files written whole, the tables a result
+# holds (env.txt, a tool's tsv report), quoting, and the notes and commands a run records. What else a command needs it
 # sources from LIB itself: tools.sh (the tools, their variants, their options checked),
 # result.sh (result directories), pair.sh (the one trial runner), trial.sh (ndr and sweep),
 # plot.sh (gnuplot). README beside this file says what is where.
@@ -20,12 +20,76 @@ LIB=$SCRIPTS/lib      # what they source and run: this file, the other .sh, the 
 
 die() { echo "$PROG: $*" >&2; exit 1; }
 usage_error() { echo "$PROG: $*" >&2; usage >&2; exit 2; }
-# usage_other OPT: what getopts found that the script takes no value from: h prints the usage
-# (exit 0), anything else is bad usage (the usage on stderr, exit 2).
-usage_other() {
-	[ "$1" != h ] || { usage; exit 0; }
-	usage >&2
-	exit 2
+
+# opt_next SHORT LONG ARGS...: the option at the front of ARGS. Every command reads its options
+# with this one loop, in the shape of getopts but with long options too:
+#	while opt_next t:r:P "latency loss=" "$@"; do
+#		case $OPT in -t) TIME=$OPTARG ;; -P) PLOTS=0 ;; --latency) LATENCY=1 ;; esac
+#		shift "$OPTN"
+#	done
+#	shift "$OPTN"
+# SHORT: the letters, a colon after one that takes a value (as getopts has them); LONG: the long
+# names, "=" after one that takes a value. Sets OPT to the option as written (-t, --loss),
+# OPTARG to its value, OPTN to the words it took. Taken: -t 3, -t3, -Pt 3 (letters together),
+# --loss 1, --loss=1. The first word that is no option, or "--", ends the options: status 1,
+# OPTN 1 for the "--", else 0. -h and --help print the usage (exit 0). An unknown option, short
+# or long, a missing value or a value given to a long option that takes none is bad usage,
+# worded alike for both kinds: "unknown option '-x'", "unknown option '--wire'" (exit 2).
+OPT_REST= # the letters after a flag in one word (-Pt3): the next option, in no word of its own
+opt_next() {
+	on_short=$1 on_long=$2
+	shift 2
+	OPT='' OPTARG='' OPTN=1
+	if [ -n "$OPT_REST" ]; then
+		on_w=-$OPT_REST OPTN=0
+		OPT_REST=
+	elif [ $# -gt 0 ]; then
+		on_w=$1
+		shift
+	else
+		OPTN=0
+		return 1
+	fi
+	case $on_w in
+	--) return 1 ;;
+	--*)
+		OPT=${on_w%%=*}
+		on_name=${OPT#--}
+		[ -n "$on_name" ] || usage_error "unknown option '$on_w'"
+		case " $on_long " in
+		*" $on_name= "*)
+			case $on_w in
+			*=*) OPTARG=${on_w#*=} ;;
+			*) opt_value "$@" ;;
+			esac ;;
+		*" $on_name "*) case $on_w in *=*) usage_error "$OPT: takes no value" ;; esac ;;
+		*)
+			[ "$OPT" != --help ] || { usage; exit 0; }
+			usage_error "unknown option '$OPT'" ;;
+		esac ;;
+	-?*)
+		on_c=${on_w#-}
+		on_rest=${on_c#?}
+		on_c=${on_c%"$on_rest"}
+		OPT=-$on_c
+		case $on_c in [!A-Za-z0-9]) on_short= ;; esac # ':' is no option letter
+		case $on_short in
+		*"$on_c:"*) if [ -n "$on_rest" ]; then OPTARG=$on_rest; else opt_value "$@"; fi ;;
+		*"$on_c"*) OPT_REST=$on_rest ;;
+		*)
+			[ "$OPT" != -h ] || { usage; exit 0; }
+			usage_error "unknown option '$OPT'" ;;
+		esac ;;
+	*)
+		OPTN=0
+		return 1 ;;
+	esac
+}
+# opt_value ARGS...: the value of OPT is the next word, ARGS' first.
+opt_value() {
+	[ $# -gt 0 ] || usage_error "$OPT: a value is needed"
+	OPTARG=$1
+	OPTN=$((OPTN + 1))
 }
 
 # abspath PATH: PATH made absolute against the current directory (the directory need not exist).
