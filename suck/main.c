@@ -1,7 +1,9 @@
 /* suck: receive blast's datagrams with one receive strategy, run the same work on each, and
  * report what was processed, what was lost and where, the CPU used and the memory held.
  * Options and defaults are here; the receive loops are in one file per variant; what they
- * share is in rx.c. Exit: 0 report printed, 1 runtime failure, 2 bad usage. */
+ * share is in rx.c. --check sets up one socket and the variant as a run would, reports the
+ * settings instead of receiving, and closes it. Exit: 0 report printed (or checked), 1 runtime
+ * failure, 2 bad usage, 4 a variant this kernel does not offer. */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -65,6 +67,9 @@ static void usage(FILE *out)
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
+"      --check          check the options, bind one socket and set up the variant as\n"
+"                       a run would, print the settings as one report row (check 1),\n"
+"                       close it and exit; nothing is received\n"
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
@@ -90,7 +95,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_CHECK };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -99,7 +104,7 @@ static void parse(int argc, char **argv)
 		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
-		{ "spin", no_argument, 0, O_SPIN },
+		{ "spin", no_argument, 0, O_SPIN }, { "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -141,6 +146,7 @@ static void parse(int argc, char **argv)
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
+		case O_CHECK: cfg.check = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("suck %s\n", version_text); exit(0);
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -160,6 +166,9 @@ static void parse(int argc, char **argv)
 		opt_die("--retain applies to -m copy only");
 	if (cfg.spin && !cfg.variant->spins)
 		opt_die("--spin applies to -m%s; %s cannot poll", spin_names(), cfg.variant->name);
+	if ((err = net_resolve(cfg.addr, cfg.port, &cfg.to)))
+		opt_die("-a '%s': %s", cfg.addr, err);
+	/* Every check on the options is above: --check (main) relies on it. */
 }
 
 static struct rx rxs[MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
@@ -209,6 +218,98 @@ static int open_socket(const struct net_addr *a)
 		return -1;
 	}
 	return fd;
+}
+
+/* One receive thread's state and its variant's, on socket fd: 0, or the exit code (1, or 4
+ * where the kernel does not offer the variant) with the message said. */
+static int setup_rx(struct rx *rx, int fd, unsigned id, struct rx_shared *sh)
+{
+	const struct variant *v = cfg.variant;
+	int st;
+
+	if (rx_init(rx, fd, id, &cfg, sh) < 0) {
+		warn("mmap for the sequence tracker");
+		return 1;
+	}
+	st = v->setup(rx);
+	if (st == VARIANT_UNSUPPORTED) {
+		warn("-m %s: this kernel does not offer it", v->name);
+		return 4;
+	}
+	if (st < 0) {
+		warn("-m %s: setting up", v->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* The receive buffer the kernel granted the socket, with a warning when it is less than -R. */
+static int granted(int fd)
+{
+	int rcvbuf = net_rcvbuf(fd, 0);
+
+	if (cfg.rcvbuf && rcvbuf < cfg.rcvbuf)
+		fprintf(stderr, "suck: warning: asked for -R %d, the kernel granted %d (net.core.rmem_max)\n",
+			cfg.rcvbuf, rcvbuf);
+	return rcvbuf;
+}
+
+/* --check: a run's setup on one throwaway socket, bound to -a and -p as a run's first socket
+ * is (a port in use fails as a run would), with the variant's own setup (UDP_GRO,
+ * io_uring_setup: exit 4 where the kernel lacks them), then everything closed before the
+ * settings are printed, so a suck started right after can bind the port. Nothing is read from
+ * the socket; a datagram that arrives in the instant it is bound is lost with it. */
+static int check(void)
+{
+	static struct rx_shared sh;
+	static struct rx rx;
+	struct report r;
+	char spec[48], run[16], where[80];
+	const char *mech;
+	int fd = open_socket(&cfg.to), rcvbuf, st;
+
+	if (fd < 0)
+		return 1;
+	st = setup_rx(&rx, fd, 0, &sh);
+	rcvbuf = granted(fd);
+	mech = rx.mech;
+	cfg.variant->teardown(&rx);
+	rx_free(&rx);
+	close(fd);
+	if (st)
+		return st;
+	work_spec(&cfg.work, spec, sizeof spec);
+	snprintf(run, sizeof run, "%08x", cfg.run_id);
+	net_format(&cfg.to, where, sizeof where);
+	report_init(&r);
+	report_str(&r, "tool", "suck");
+	report_str(&r, "version", version_text);
+	report_u64(&r, "check", 1);
+	report_str(&r, "variant", cfg.variant->name);
+	report_str(&r, "work", spec);
+	report_str(&r, "addr", where);
+	report_u64(&r, "port", cfg.port);
+	report_str(&r, "run_id", cfg.run_id ? run : "first");
+	report_u64(&r, "bufsize", cfg.bufsize);
+	report_u64(&r, "batch", cfg.batch);
+	report_u64(&r, "threads", cfg.threads);
+	report_u64(&r, "retain", cfg.retain);
+	report_i64(&r, "rcvbuf", rcvbuf);
+	report_f(&r, "time_limit_s", cfg.time_s, 3);
+	report_f(&r, "idle_s", cfg.idle_s, 3);
+	report_u64(&r, "spin", (uint64_t)cfg.spin);
+	report_u64(&r, "latency", (uint64_t)cfg.latency);
+	if (cfg.cpu >= 0)
+		report_u64(&r, "cpu", (uint64_t)cfg.cpu);
+	else
+		report_none(&r, "cpu");
+	report_f(&r, "interval_s", cfg.interval_s, 3);
+	report_str(&r, "uring_setup", mech ? mech : "-");
+	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
+		warn("writing the report");
+		return 1;
+	}
+	return 0;
 }
 
 enum { LAT_TOTAL, LAT_STACK, LAT_QUEUE };
@@ -343,7 +444,6 @@ int main(int argc, char **argv)
 	struct sys_cpu c0, c1;
 	struct report r;
 	char where[80];
-	const char *err;
 	int rcvbuf, rc = 0;
 	unsigned started = 0;   /* threads running (-j 2 and more) */
 	int64_t kdrops = 0;
@@ -354,13 +454,14 @@ int main(int argc, char **argv)
 	if (sys_start() < 0)
 		return 1;
 	parse(argc, argv);
+	if (cfg.check)
+		return check();
 	v = cfg.variant;
+	a = cfg.to;
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
-	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
-		opt_die("-a '%s': %s", cfg.addr, err);
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int fd = open_socket(&a);
+		int fd = open_socket(&a), st;
 		if (fd < 0)
 			return 1;
 		/* With -p 0 the first socket picks the port; the others join it. */
@@ -368,26 +469,12 @@ int main(int argc, char **argv)
 			warn("getsockname");
 			return 1;
 		}
-		if (rx_init(&rxs[i], fd, i, &cfg, &sh) < 0) {
-			warn("mmap for the sequence tracker");
-			return 1;
-		}
-		int st = v->setup(&rxs[i]);
-		if (st == VARIANT_UNSUPPORTED) {
-			warn("-m %s: this kernel does not offer it", v->name);
-			return 4;
-		}
-		if (st < 0) {
-			warn("-m %s: setting up", v->name);
-			return 1;
-		}
+		if ((st = setup_rx(&rxs[i], fd, i, &sh)))
+			return st;
 	}
-	rcvbuf = net_rcvbuf(rxs[0].fd, 0);
+	rcvbuf = granted(rxs[0].fd);
 	net_local(rxs[0].fd, &bound);
 	net_format(&bound, where, sizeof where);
-	if (cfg.rcvbuf && rcvbuf < cfg.rcvbuf)
-		fprintf(stderr, "suck: warning: asked for -R %d, the kernel granted %d (net.core.rmem_max)\n",
-			cfg.rcvbuf, rcvbuf);
 	fprintf(stderr, "suck: listening on %s\n", where);
 
 	sys_cpu_now(&c0);

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "hist.h"
+#include "net.h"
 #include "seq.h"
 #include "sys.h"
 #include "wire.h"
@@ -40,6 +41,7 @@ struct variant;
 struct suck_cfg {
 	const char *addr;
 	unsigned port;
+	struct net_addr to;    /* addr and port resolved */
 	const struct variant *variant;
 	struct work work;      /* kind and repetitions; the state lives in each rx */
 	unsigned batch;        /* datagrams per recvmmsg */
@@ -53,6 +55,7 @@ struct suck_cfg {
 	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
 	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
 	int spin;              /* --spin: never block in a receive call */
+	int check;             /* --check: set up one socket and the variant, report, exit */
 };
 
 /* A source address as the kernel writes it (sockaddr_in or sockaddr_in6) into a zeroed buffer
