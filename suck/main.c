@@ -1,9 +1,10 @@
 /* suck: receive blast's datagrams with one receive strategy, run the same work on each, and
  * report what was processed, what was lost and where, the CPU used and the memory held.
- * Options and defaults are here; the receive loops are in one file per variant; what they
- * share is in rx.c. --check sets up one socket and the variant as a run would, reports the
- * settings instead of receiving, and closes it. Exit: 0 report printed (or checked), 1 runtime
- * failure, 2 bad usage, 4 a variant this kernel does not offer. */
+ * Options and defaults are here (the limits in suck.h); the receive loops are in one file per
+ * variant; what they share is in rx.c. main is setup, run and finish; --check sets up one
+ * socket and the variant as a run would, reports the settings instead, and closes it.
+ * Exit: 0 report printed (or checked), 1 runtime failure, 2 bad usage, 4 a variant this kernel
+ * does not offer. */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -18,11 +19,10 @@
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
-#include "version.h"
+#include "suck.h"
 #include "total.h"
 #include "variant.h"
-
-#define MAX_THREADS 64
+#include "version.h"
 
 const struct variant *const variants[] = {
 	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, NULL,
@@ -33,7 +33,7 @@ static struct suck_cfg cfg = {
 	.addr = "127.0.0.1",
 	.port = 22222,
 	.work = { .kind = WORK_HISTOGRAM, .reps = 1 },
-	.bufsize = 65535,
+	.bufsize = SUCK_MAX_BUFSIZE,
 	.threads = 1,
 	.cpu = -1,
 };
@@ -51,14 +51,14 @@ static void usage(FILE *out)
 	fprintf(out,
 "  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
 "                       N times (histogram)\n"
-"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..1024 (mmsg 32, gro 8)\n"
-"  -s, --size BYTES     receive buffer per datagram, 1..65535 (65535); larger datagrams\n"
+"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8)\n"
+"  -s, --size BYTES     receive buffer per datagram, 1..%d (%d); larger datagrams\n"
 "                       are counted as truncated\n"
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
 "      --idle SECS      stop SECS after the last datagram (0 = never)\n"
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
-"      --retain N       copy: keep the last N copies alive, 0..100000 (0)\n"
+"      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram)\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
@@ -74,7 +74,7 @@ static void usage(FILE *out)
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
 "Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed.\n",
-		MAX_THREADS);
+		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_THREADS, SUCK_MAX_RETAIN);
 }
 
 /* " mmsg, gro": the variants an option applies to, for its message. */
@@ -109,7 +109,7 @@ static void parse(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
-	const char *names[8];
+	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
 	int c, batch_set = 0, retain_set = 0;
 	const char *err;
 
@@ -133,13 +133,13 @@ static void parse(int argc, char **argv)
 				opt_die("-w '%s': %s; accepted: none, histogram, checksum, each with :N, "
 					"N 1..%u", optarg, err, WORK_MAX_REPS);
 			break;
-		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, 1024); batch_set = 1; break;
-		case 's': cfg.bufsize = (unsigned)opt_u64("-s", optarg, OPT_BYTES, 1, 65535); break;
+		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, SUCK_MAX_BATCH); batch_set = 1; break;
+		case 's': cfg.bufsize = (unsigned)opt_u64("-s", optarg, OPT_BYTES, 1, SUCK_MAX_BUFSIZE); break;
 		case 't': cfg.time_s = opt_secs("-t", optarg, 0, 1e7); break;
 		case O_IDLE: cfg.idle_s = opt_secs("--idle", optarg, 0, 1e7); break;
-		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, 4096, 1u << 30); break;
-		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, MAX_THREADS); break;
-		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, 100000); retain_set = 1; break;
+		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, SUCK_MIN_RCVBUF, SUCK_MAX_RCVBUF); break;
+		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, SUCK_MAX_THREADS); break;
+		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, SUCK_MAX_RETAIN); retain_set = 1; break;
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
@@ -171,7 +171,8 @@ static void parse(int argc, char **argv)
 	/* Every check on the options is above: --check (main) relies on it. */
 }
 
-static struct rx rxs[MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
+static struct rx rxs[SUCK_MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
+static struct rx_shared sh;
 
 static void *worker_main(void *arg)
 {
@@ -222,12 +223,12 @@ static int open_socket(const struct net_addr *a)
 
 /* One receive thread's state and its variant's, on socket fd: 0, or the exit code (1, or 4
  * where the kernel does not offer the variant) with the message said. */
-static int setup_rx(struct rx *rx, int fd, unsigned id, struct rx_shared *sh)
+static int setup_rx(struct rx *rx, int fd, unsigned id)
 {
 	const struct variant *v = cfg.variant;
 	int st;
 
-	if (rx_init(rx, fd, id, &cfg, sh) < 0) {
+	if (rx_init(rx, fd, id, &cfg, &sh) < 0) {
 		warn("mmap for the sequence tracker");
 		return 1;
 	}
@@ -261,8 +262,7 @@ static int granted(int fd)
  * the socket; a datagram that arrives in the instant it is bound is lost with it. */
 static int check(void)
 {
-	static struct rx_shared sh;
-	static struct rx rx;
+	struct rx *rx = &rxs[0];
 	struct report r;
 	char spec[48], run[16], where[80];
 	const char *mech;
@@ -270,11 +270,11 @@ static int check(void)
 
 	if (fd < 0)
 		return 1;
-	st = setup_rx(&rx, fd, 0, &sh);
+	st = setup_rx(rx, fd, 0);
 	rcvbuf = granted(fd);
-	mech = rx.mech;
-	cfg.variant->teardown(&rx);
-	rx_free(&rx);
+	mech = rx->mech;
+	cfg.variant->teardown(rx);
+	rx_free(rx);
 	close(fd);
 	if (st)
 		return st;
@@ -434,56 +434,48 @@ static void report_errors(void)
 	}
 }
 
-int main(int argc, char **argv)
+/* The sockets and their receive threads' state, one per -j, all bound to -a and -p (with -p 0
+ * the first takes a free port and the others join it), then "listening on" for the scripts.
+ * 0, or the exit code with the message said. */
+static int setup(char *where, size_t len, int *rcvbuf)
 {
-	static pthread_t tids[MAX_THREADS];
-	static struct rx_shared sh;
-	static struct total tot;
-	const struct variant *v;
-	struct net_addr a, bound;
-	struct sys_cpu c0, c1;
-	struct report r;
-	char where[80];
-	int rcvbuf, rc = 0;
-	unsigned started = 0;   /* threads running (-j 2 and more) */
-	int64_t kdrops = 0;
-	uint64_t heap_kib;
-	uint32_t other_id = 0;
+	struct net_addr a = cfg.to, bound;
 
-	opt_prog = "suck";
-	if (sys_start() < 0)
-		return 1;
-	parse(argc, argv);
-	if (cfg.check)
-		return check();
-	v = cfg.variant;
-	a = cfg.to;
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int fd = open_socket(&a), st;
 		if (fd < 0)
 			return 1;
-		/* With -p 0 the first socket picks the port; the others join it. */
 		if (i == 0 && net_local(fd, &a) < 0) {
 			warn("getsockname");
 			return 1;
 		}
-		if ((st = setup_rx(&rxs[i], fd, i, &sh)))
+		if ((st = setup_rx(&rxs[i], fd, i)))
 			return st;
 	}
-	rcvbuf = granted(rxs[0].fd);
+	*rcvbuf = granted(rxs[0].fd);
 	net_local(rxs[0].fd, &bound);
-	net_format(&bound, where, sizeof where);
+	net_format(&bound, where, len);
 	fprintf(stderr, "suck: listening on %s\n", where);
+	return 0;
+}
 
-	sys_cpu_now(&c0);
-	/* One socket: receive on the main thread. A process that never starts a thread keeps
-	 * glibc's single-thread fast paths (no cancellation bookkeeping around each recv call),
-	 * which is what a bare receive loop gets too. */
-	if (cfg.threads == 1)
+/* Receives until a stop condition. One socket: on the main thread. A process that never starts
+ * a thread keeps glibc's single-thread fast paths (no cancellation bookkeeping around each recv
+ * call), which is what a bare receive loop gets too. More: one thread each; cfg.threads becomes
+ * the number that ran. 0, or 1 when a thread could not start. */
+static int run(void)
+{
+	static pthread_t tids[SUCK_MAX_THREADS];
+	unsigned started;
+	int rc = 0;
+
+	if (cfg.threads == 1) {
 		worker_main(&rxs[0]);
-	for (started = 0; cfg.threads > 1 && started < cfg.threads; started++) {
+		return 0;
+	}
+	for (started = 0; started < cfg.threads; started++) {
 		int e = pthread_create(&tids[started], NULL, worker_main, &rxs[started]);
 		if (e) {
 			/* The threads already running stop at their next tick and are joined below;
@@ -497,10 +489,21 @@ int main(int argc, char **argv)
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	if (cfg.threads > 1)
-		cfg.threads = started;
-	sys_cpu_now(&c1);
-	heap_kib = sys_heap_kib();
+	cfg.threads = started;
+	return rc;
+}
+
+/* After the threads: the kernel's drops, the threads' failures and warnings on stderr, the
+ * report on stdout, everything freed. The exit code, from rc (run's) on. */
+static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1)
+{
+	static struct total tot;
+	const struct variant *v = cfg.variant;
+	uint64_t heap_kib = sys_heap_kib();
+	int64_t kdrops = 0;
+	uint32_t other_id = 0;
+	struct report r;
+
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int64_t d = net_drops(rxs[i].fd);
 		if (d < 0)
@@ -529,7 +532,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 
 	report_init(&r);
-	add_report(&r, &tot, &rxs[0], where, rcvbuf, heap_kib, &c0, &c1);
+	add_report(&r, &tot, &rxs[0], where, rcvbuf, heap_kib, c0, c1);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		rc = 1;
@@ -540,4 +543,24 @@ int main(int argc, char **argv)
 		close(rxs[i].fd);
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct sys_cpu c0, c1;
+	char where[80];
+	int rcvbuf, rc;
+
+	opt_prog = "suck";
+	if (sys_start() < 0)
+		return 1;
+	parse(argc, argv);
+	if (cfg.check)
+		return check();
+	if ((rc = setup(where, sizeof where, &rcvbuf)))
+		return rc;
+	sys_cpu_now(&c0);
+	rc = run();
+	sys_cpu_now(&c1);
+	return finish(rc, where, rcvbuf, &c0, &c1);
 }

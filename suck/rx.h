@@ -22,8 +22,8 @@
 #include <sys/types.h>
 
 #include "hist.h"
-#include "net.h"
 #include "seq.h"
+#include "suck.h"
 #include "sys.h"
 #include "wire.h"
 #include "work.h"
@@ -36,27 +36,6 @@
 enum rx_stop { RX_RUNNING, RX_STOP_FIN, RX_STOP_SIGNAL, RX_STOP_TIME, RX_STOP_IDLE, RX_STOP_ERROR };
 extern const char *const rx_stop_names[];
 
-struct variant;
-
-struct suck_cfg {
-	const char *addr;
-	unsigned port;
-	struct net_addr to;    /* addr and port resolved */
-	const struct variant *variant;
-	struct work work;      /* kind and repetitions; the state lives in each rx */
-	unsigned batch;        /* datagrams per recvmmsg */
-	unsigned bufsize;      /* bytes per receive buffer; larger datagrams are truncated */
-	double time_s, idle_s, interval_s;
-	int rcvbuf;            /* -R, 0 = kernel default */
-	unsigned threads;
-	unsigned retain;
-	int cpu;               /* -1 = not pinned */
-	int fmt;
-	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
-	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
-	int spin;              /* --spin: never block in a receive call */
-	int check;             /* --check: set up one socket and the variant, report, exit */
-};
 
 /* A source address as the kernel writes it (sockaddr_in or sockaddr_in6) into a zeroed buffer
  * of RX_NAME_LEN bytes; on one socket the family, and so the length written, never changes,
@@ -120,7 +99,7 @@ struct rx {
 	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
 	uint64_t progress_received, progress_foreign; /* already added into rx_shared */
-	uint64_t progress_total, progress_ns, progress_lines; /* thread 0: the last line */
+	struct suck_progress prog; /* thread 0: the -i lines */
 	void *priv;                /* the variant's buffers */
 	const char *mech;          /* how the variant set up its mechanism, for the report */
 	int error;                 /* errno of a failed receive call */
