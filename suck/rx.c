@@ -124,6 +124,21 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 	return m;
 }
 
+int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags)
+{
+	int n;
+
+	/* msg_controllen is an in/out field: where there are control buffers (--latency, gro),
+	 * reset it before every call. */
+	for (unsigned i = 0; m->ctl && i < m->n; i++)
+		m->msgs[i].msg_hdr.msg_controllen = m->ctl;
+	rx->calls++;
+	n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | flags | rx->flags, NULL);
+	if (n < 0)
+		rx_recv_failed(rx, errno, "recvmmsg");
+	return n;
+}
+
 void rx_msgs_free(struct rx_msgs *m)
 {
 	if (!m)

@@ -2,9 +2,11 @@
  * hands each datagram, with the address it came from, to rx_datagram, which counts it, runs the
  * work and tracks its sequence; every rx->check_every datagrams (and once per batch call) it
  * calls rx_batch, which is the only place the clock is read on the hot path and the stop
- * conditions are checked. When a receive call returns no datagram (EINTR, the SO_RCVTIMEO tick,
- * EAGAIN while draining) the variant calls rx_idle. The loop runs while rx->done is 0; a batch
- * loop also stops between datagrams once it is set.
+ * conditions are checked. The socket variants receive through rx_recv (one datagram) or
+ * rx_msgs_recv (a batch), which count every call where it is made; a call that returns no
+ * datagram (EINTR, the SO_RCVTIMEO tick, EAGAIN while draining) goes to rx_recv_failed, which
+ * counts it idle and calls rx_idle. The loop runs while rx->done is 0; a batch loop also stops
+ * between datagrams once it is set.
  *
  * Who may speak for a flow: the first thread that accepts a datagram (or a fin) of a flow owns
  * it, with the source address it came from. Datagrams and fins of that flow from any other
@@ -120,6 +122,10 @@ struct rx_msgs {
 	uint8_t *bufs, *ctls;
 };
 struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl); /* NULL with errno */
+/* One batch receive call for the batch variants: recvmmsg of up to m->n datagrams,
+ * MSG_WAITFORONE (block for the first only), flags and rx->flags; counted in rx->calls, and
+ * when it fails, handed to rx_recv_failed (then -1). The datagrams taken, or -1. */
+int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags);
 void rx_msgs_free(struct rx_msgs *m);
 void rx_free(struct rx *rx);
 void rx_batch(struct rx *rx);
