@@ -44,6 +44,7 @@ struct blast_cfg {
 	int cpu;
 	int fmt;
 	double interval_s;
+	int check;             /* --check: set up as far as the first send, report, exit */
 };
 
 struct rate {

@@ -1,7 +1,8 @@
 /* blast: send fixed-size UDP datagrams for a timed or counted run, as fast as possible or at
  * a set rate, each with the header suck needs to account for it (or none with --raw), and
- * end every flow with a fin carrying its totals. Exit: 0 sent, 1 runtime failure, 2 bad usage,
- * 4 -g asked for UDP GSO and this kernel has none. */
+ * end every flow with a fin carrying its totals. --check goes as far as a run does before its
+ * first send call and reports the settings instead. Exit: 0 sent (or checked), 1 runtime
+ * failure, 2 bad usage, 4 -g asked for UDP GSO and this kernel has none. */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -59,6 +60,8 @@ static void usage(FILE *out)
 "      --cpu N          pin flow i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
+"      --check          check the options, the address and GSO, print the settings\n"
+"                       as one report row (check 1) and exit; nothing is sent\n"
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n",
@@ -67,7 +70,7 @@ static void usage(FILE *out)
 
 static void parse(int argc, char **argv)
 {
-	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU };
+	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_CHECK };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -77,7 +80,8 @@ static void parse(int argc, char **argv)
 		{ "raw", no_argument, 0, O_RAW }, { "payload", required_argument, 0, O_PAYLOAD },
 		{ "cpu", required_argument, 0, O_CPU }, { "output", required_argument, 0, 'o' },
 		{ "interval", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "version", no_argument, 0, 'V' }, { "check", no_argument, 0, O_CHECK },
+		{ 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *err;
 	int c, time_set = 0, payload_set = 0, batch_set = 0;
@@ -108,6 +112,7 @@ static void parse(int argc, char **argv)
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
+		case O_CHECK: cfg.check = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("blast %s\n", version_text); exit(0);
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -137,9 +142,7 @@ static void parse(int argc, char **argv)
 	if (cfg.count && cfg.count < cfg.flows)
 		opt_die("-n %llu is less than -j %u: every flow sends at least one datagram",
 			(unsigned long long)cfg.count, cfg.flows);
-	if (!cfg.run_id)
-		while (!cfg.run_id)
-			sys_random(&cfg.run_id, sizeof cfg.run_id);
+	/* Every check on the options is above: --check (main) relies on it. */
 }
 
 static int open_socket(struct flow *f)
@@ -223,6 +226,51 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_u64(r, "count_limit", cfg.count);
 }
 
+/* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
+ * the route is known) and, with GSO, given UDP_SEGMENT, where a kernel without it ends -g with
+ * exit 4 and an automatic GSO falls back as a run would. Then the settings as one report row,
+ * and the socket closed: nothing is sent. A route that refuses GSO messages is only known at
+ * the first send, so gso and batch say how a run starts. */
+static int check(void)
+{
+	struct flow f = { .cfg = &cfg };
+	struct report r;
+	char run[16], where[80];
+
+	if (open_socket(&f) < 0)
+		return 1;
+	close(f.fd);
+	snprintf(run, sizeof run, "%08x", cfg.run_id);
+	net_format(&cfg.to, where, sizeof where);
+	report_init(&r);
+	report_str(&r, "tool", "blast");
+	report_str(&r, "version", version_text);
+	report_u64(&r, "check", 1);
+	report_str(&r, "addr", where);
+	report_u64(&r, "port", cfg.port);
+	report_str(&r, "run_id", cfg.raw ? "raw" : cfg.run_id ? run : "random");
+	report_u64(&r, "size", cfg.size);
+	report_u64(&r, "flows", cfg.flows);
+	report_u64(&r, "batch", f.batch);
+	report_u64(&r, "gso", f.segs);
+	report_u64(&r, "gso_auto", (uint64_t)(cfg.gso_auto && f.segs > 1));
+	report_u64(&r, "rate", cfg.rate);
+	report_str(&r, "payload", payload_names[cfg.payload]);
+	report_u64(&r, "raw", (uint64_t)cfg.raw);
+	report_f(&r, "time_limit_s", cfg.time_s, 3);
+	report_u64(&r, "count_limit", cfg.count);
+	if (cfg.cpu >= 0)
+		report_u64(&r, "cpu", (uint64_t)cfg.cpu);
+	else
+		report_none(&r, "cpu");
+	report_f(&r, "interval_s", cfg.interval_s, 3);
+	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
+		warn("writing the report");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct flow fs[BLAST_MAX_FLOWS];
@@ -235,6 +283,10 @@ int main(int argc, char **argv)
 	if (sys_start() < 0)
 		return 1;
 	parse(argc, argv);
+	if (cfg.check)
+		return check();
+	while (!cfg.run_id)
+		sys_random(&cfg.run_id, sizeof cfg.run_id);
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];
 		f->id = i;

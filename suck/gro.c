@@ -2,7 +2,6 @@
  * buffer (coalesced by GRO, or a GSO send that was never split, as on loopback) and says the
  * segment size in a control message. Every segment is one wire datagram: it is split out and
  * counted, checked and worked on exactly as if it had arrived alone. */
-#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <sys/socket.h>
@@ -42,17 +41,11 @@ static void gro_run(struct rx *rx)
 	struct rx_msgs *m = rx->priv;
 
 	while (!rx->done) {
-		int n;
+		/* No MSG_TRUNC: a buffer longer than GRO_SLOT is told by msg_flags (below). */
+		int n = rx_msgs_recv(rx, m, 0);
 
-		/* msg_controllen is an in/out field: reset it before every call. */
-		for (unsigned i = 0; i < m->n; i++)
-			m->msgs[i].msg_hdr.msg_controllen = m->ctl;
-		rx->calls++;
-		n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | rx->flags, NULL);
-		if (n < 0) {
-			rx_recv_failed(rx, errno, "recvmmsg");
+		if (n < 0)
 			continue;
-		}
 		rx->bufs += (uint64_t)n;
 		for (int i = 0; i < n && !rx_cut(rx); i++) {
 			struct msghdr *mh = &m->msgs[i].msg_hdr;

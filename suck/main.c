@@ -1,7 +1,10 @@
 /* suck: receive blast's datagrams with one receive strategy, run the same work on each, and
  * report what was processed, what was lost and where, the CPU used and the memory held.
- * Options and defaults are here; the receive loops are in one file per variant; what they
- * share is in rx.c. Exit: 0 report printed, 1 runtime failure, 2 bad usage. */
+ * Options and defaults are here (the limits in suck.h); the receive loops are in one file per
+ * variant; what they share is in rx.c. main is setup, run and finish; --check sets up one
+ * socket and the variant as a run would, reports the settings instead, and closes it.
+ * Exit: 0 report printed (or checked), 1 runtime failure, 2 bad usage, 4 a variant this kernel
+ * does not offer. */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -16,11 +19,10 @@
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
-#include "version.h"
+#include "suck.h"
 #include "total.h"
 #include "variant.h"
-
-#define MAX_THREADS 64
+#include "version.h"
 
 const struct variant *const variants[] = {
 	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, NULL,
@@ -31,7 +33,7 @@ static struct suck_cfg cfg = {
 	.addr = "127.0.0.1",
 	.port = 22222,
 	.work = { .kind = WORK_HISTOGRAM, .reps = 1 },
-	.bufsize = 65535,
+	.bufsize = SUCK_MAX_BUFSIZE,
 	.threads = 1,
 	.cpu = -1,
 };
@@ -49,14 +51,14 @@ static void usage(FILE *out)
 	fprintf(out,
 "  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
 "                       N times (histogram)\n"
-"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..1024 (mmsg 32, gro 8)\n"
-"  -s, --size BYTES     receive buffer per datagram, 1..65535 (65535); larger datagrams\n"
+"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8)\n"
+"  -s, --size BYTES     receive buffer per datagram, 1..%d (%d); larger datagrams\n"
 "                       are counted as truncated\n"
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
 "      --idle SECS      stop SECS after the last datagram (0 = never)\n"
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
-"      --retain N       copy: keep the last N copies alive, 0..100000 (0)\n"
+"      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram)\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
@@ -65,11 +67,14 @@ static void usage(FILE *out)
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
+"      --check          check the options, bind one socket and set up the variant as\n"
+"                       a run would, print the settings as one report row (check 1),\n"
+"                       close it and exit; nothing is received\n"
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
 "Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed.\n",
-		MAX_THREADS);
+		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_THREADS, SUCK_MAX_RETAIN);
 }
 
 /* " mmsg, gro": the variants an option applies to, for its message. */
@@ -90,7 +95,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_CHECK };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -99,12 +104,12 @@ static void parse(int argc, char **argv)
 		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
-		{ "spin", no_argument, 0, O_SPIN },
+		{ "spin", no_argument, 0, O_SPIN }, { "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
-	const char *names[8];
+	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
 	int c, batch_set = 0, retain_set = 0;
 	const char *err;
 
@@ -128,19 +133,20 @@ static void parse(int argc, char **argv)
 				opt_die("-w '%s': %s; accepted: none, histogram, checksum, each with :N, "
 					"N 1..%u", optarg, err, WORK_MAX_REPS);
 			break;
-		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, 1024); batch_set = 1; break;
-		case 's': cfg.bufsize = (unsigned)opt_u64("-s", optarg, OPT_BYTES, 1, 65535); break;
+		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, SUCK_MAX_BATCH); batch_set = 1; break;
+		case 's': cfg.bufsize = (unsigned)opt_u64("-s", optarg, OPT_BYTES, 1, SUCK_MAX_BUFSIZE); break;
 		case 't': cfg.time_s = opt_secs("-t", optarg, 0, 1e7); break;
 		case O_IDLE: cfg.idle_s = opt_secs("--idle", optarg, 0, 1e7); break;
-		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, 4096, 1u << 30); break;
-		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, MAX_THREADS); break;
-		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, 100000); retain_set = 1; break;
+		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, SUCK_MIN_RCVBUF, SUCK_MAX_RCVBUF); break;
+		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, SUCK_MAX_THREADS); break;
+		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, SUCK_MAX_RETAIN); retain_set = 1; break;
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
+		case O_CHECK: cfg.check = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("suck %s\n", version_text); exit(0);
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -160,9 +166,13 @@ static void parse(int argc, char **argv)
 		opt_die("--retain applies to -m copy only");
 	if (cfg.spin && !cfg.variant->spins)
 		opt_die("--spin applies to -m%s; %s cannot poll", spin_names(), cfg.variant->name);
+	if ((err = net_resolve(cfg.addr, cfg.port, &cfg.to)))
+		opt_die("-a '%s': %s", cfg.addr, err);
+	/* Every check on the options is above: --check (main) relies on it. */
 }
 
-static struct rx rxs[MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
+static struct rx rxs[SUCK_MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
+static struct rx_shared sh;
 
 static void *worker_main(void *arg)
 {
@@ -209,6 +219,97 @@ static int open_socket(const struct net_addr *a)
 		return -1;
 	}
 	return fd;
+}
+
+/* One receive thread's state and its variant's, on socket fd: 0, or the exit code (1, or 4
+ * where the kernel does not offer the variant) with the message said. */
+static int setup_rx(struct rx *rx, int fd, unsigned id)
+{
+	const struct variant *v = cfg.variant;
+	int st;
+
+	if (rx_init(rx, fd, id, &cfg, &sh) < 0) {
+		warn("mmap for the sequence tracker");
+		return 1;
+	}
+	st = v->setup(rx);
+	if (st == VARIANT_UNSUPPORTED) {
+		warn("-m %s: this kernel does not offer it", v->name);
+		return 4;
+	}
+	if (st < 0) {
+		warn("-m %s: setting up", v->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* The receive buffer the kernel granted the socket, with a warning when it is less than -R. */
+static int granted(int fd)
+{
+	int rcvbuf = net_rcvbuf(fd, 0);
+
+	if (cfg.rcvbuf && rcvbuf < cfg.rcvbuf)
+		fprintf(stderr, "suck: warning: asked for -R %d, the kernel granted %d (net.core.rmem_max)\n",
+			cfg.rcvbuf, rcvbuf);
+	return rcvbuf;
+}
+
+/* --check: a run's setup on one throwaway socket, bound to -a and -p as a run's first socket
+ * is (a port in use fails as a run would), with the variant's own setup (UDP_GRO,
+ * io_uring_setup: exit 4 where the kernel lacks them), then everything closed before the
+ * settings are printed, so a suck started right after can bind the port. Nothing is read from
+ * the socket; a datagram that arrives in the instant it is bound is lost with it. */
+static int check(void)
+{
+	struct rx *rx = &rxs[0];
+	struct report r;
+	char spec[48], run[16], where[80];
+	const char *mech;
+	int fd = open_socket(&cfg.to), rcvbuf, st;
+
+	if (fd < 0)
+		return 1;
+	st = setup_rx(rx, fd, 0);
+	rcvbuf = granted(fd);
+	mech = rx->mech;
+	cfg.variant->teardown(rx);
+	rx_free(rx);
+	close(fd);
+	if (st)
+		return st;
+	work_spec(&cfg.work, spec, sizeof spec);
+	snprintf(run, sizeof run, "%08x", cfg.run_id);
+	net_format(&cfg.to, where, sizeof where);
+	report_init(&r);
+	report_str(&r, "tool", "suck");
+	report_str(&r, "version", version_text);
+	report_u64(&r, "check", 1);
+	report_str(&r, "variant", cfg.variant->name);
+	report_str(&r, "work", spec);
+	report_str(&r, "addr", where);
+	report_u64(&r, "port", cfg.port);
+	report_str(&r, "run_id", cfg.run_id ? run : "first");
+	report_u64(&r, "bufsize", cfg.bufsize);
+	report_u64(&r, "batch", cfg.batch);
+	report_u64(&r, "threads", cfg.threads);
+	report_u64(&r, "retain", cfg.retain);
+	report_i64(&r, "rcvbuf", rcvbuf);
+	report_f(&r, "time_limit_s", cfg.time_s, 3);
+	report_f(&r, "idle_s", cfg.idle_s, 3);
+	report_u64(&r, "spin", (uint64_t)cfg.spin);
+	report_u64(&r, "latency", (uint64_t)cfg.latency);
+	if (cfg.cpu >= 0)
+		report_u64(&r, "cpu", (uint64_t)cfg.cpu);
+	else
+		report_none(&r, "cpu");
+	report_f(&r, "interval_s", cfg.interval_s, 3);
+	report_str(&r, "uring_setup", mech ? mech : "-");
+	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
+		warn("writing the report");
+		return 1;
+	}
+	return 0;
 }
 
 enum { LAT_TOTAL, LAT_STACK, LAT_QUEUE };
@@ -333,70 +434,48 @@ static void report_errors(void)
 	}
 }
 
-int main(int argc, char **argv)
+/* The sockets and their receive threads' state, one per -j, all bound to -a and -p (with -p 0
+ * the first takes a free port and the others join it), then "listening on" for the scripts.
+ * 0, or the exit code with the message said. */
+static int setup(char *where, size_t len, int *rcvbuf)
 {
-	static pthread_t tids[MAX_THREADS];
-	static struct rx_shared sh;
-	static struct total tot;
-	const struct variant *v;
-	struct net_addr a, bound;
-	struct sys_cpu c0, c1;
-	struct report r;
-	char where[80];
-	const char *err;
-	int rcvbuf, rc = 0;
-	unsigned started = 0;   /* threads running (-j 2 and more) */
-	int64_t kdrops = 0;
-	uint64_t heap_kib;
-	uint32_t other_id = 0;
+	struct net_addr a = cfg.to, bound;
 
-	opt_prog = "suck";
-	if (sys_start() < 0)
-		return 1;
-	parse(argc, argv);
-	v = cfg.variant;
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
-	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
-		opt_die("-a '%s': %s", cfg.addr, err);
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int fd = open_socket(&a);
+		int fd = open_socket(&a), st;
 		if (fd < 0)
 			return 1;
-		/* With -p 0 the first socket picks the port; the others join it. */
 		if (i == 0 && net_local(fd, &a) < 0) {
 			warn("getsockname");
 			return 1;
 		}
-		if (rx_init(&rxs[i], fd, i, &cfg, &sh) < 0) {
-			warn("mmap for the sequence tracker");
-			return 1;
-		}
-		int st = v->setup(&rxs[i]);
-		if (st == VARIANT_UNSUPPORTED) {
-			warn("-m %s: this kernel does not offer it", v->name);
-			return 4;
-		}
-		if (st < 0) {
-			warn("-m %s: setting up", v->name);
-			return 1;
-		}
+		if ((st = setup_rx(&rxs[i], fd, i)))
+			return st;
 	}
-	rcvbuf = net_rcvbuf(rxs[0].fd, 0);
+	*rcvbuf = granted(rxs[0].fd);
 	net_local(rxs[0].fd, &bound);
-	net_format(&bound, where, sizeof where);
-	if (cfg.rcvbuf && rcvbuf < cfg.rcvbuf)
-		fprintf(stderr, "suck: warning: asked for -R %d, the kernel granted %d (net.core.rmem_max)\n",
-			cfg.rcvbuf, rcvbuf);
+	net_format(&bound, where, len);
 	fprintf(stderr, "suck: listening on %s\n", where);
+	return 0;
+}
 
-	sys_cpu_now(&c0);
-	/* One socket: receive on the main thread. A process that never starts a thread keeps
-	 * glibc's single-thread fast paths (no cancellation bookkeeping around each recv call),
-	 * which is what a bare receive loop gets too. */
-	if (cfg.threads == 1)
+/* Receives until a stop condition. One socket: on the main thread. A process that never starts
+ * a thread keeps glibc's single-thread fast paths (no cancellation bookkeeping around each recv
+ * call), which is what a bare receive loop gets too. More: one thread each; cfg.threads becomes
+ * the number that ran. 0, or 1 when a thread could not start. */
+static int run(void)
+{
+	static pthread_t tids[SUCK_MAX_THREADS];
+	unsigned started;
+	int rc = 0;
+
+	if (cfg.threads == 1) {
 		worker_main(&rxs[0]);
-	for (started = 0; cfg.threads > 1 && started < cfg.threads; started++) {
+		return 0;
+	}
+	for (started = 0; started < cfg.threads; started++) {
 		int e = pthread_create(&tids[started], NULL, worker_main, &rxs[started]);
 		if (e) {
 			/* The threads already running stop at their next tick and are joined below;
@@ -410,10 +489,21 @@ int main(int argc, char **argv)
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	if (cfg.threads > 1)
-		cfg.threads = started;
-	sys_cpu_now(&c1);
-	heap_kib = sys_heap_kib();
+	cfg.threads = started;
+	return rc;
+}
+
+/* After the threads: the kernel's drops, the threads' failures and warnings on stderr, the
+ * report on stdout, everything freed. The exit code, from rc (run's) on. */
+static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1)
+{
+	static struct total tot;
+	const struct variant *v = cfg.variant;
+	uint64_t heap_kib = sys_heap_kib();
+	int64_t kdrops = 0;
+	uint32_t other_id = 0;
+	struct report r;
+
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int64_t d = net_drops(rxs[i].fd);
 		if (d < 0)
@@ -442,7 +532,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 
 	report_init(&r);
-	add_report(&r, &tot, &rxs[0], where, rcvbuf, heap_kib, &c0, &c1);
+	add_report(&r, &tot, &rxs[0], where, rcvbuf, heap_kib, c0, c1);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		rc = 1;
@@ -453,4 +543,24 @@ int main(int argc, char **argv)
 		close(rxs[i].fd);
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct sys_cpu c0, c1;
+	char where[80];
+	int rcvbuf, rc;
+
+	opt_prog = "suck";
+	if (sys_start() < 0)
+		return 1;
+	parse(argc, argv);
+	if (cfg.check)
+		return check();
+	if ((rc = setup(where, sizeof where, &rcvbuf)))
+		return rc;
+	sys_cpu_now(&c0);
+	rc = run();
+	sys_cpu_now(&c1);
+	return finish(rc, where, rcvbuf, &c0, &c1);
 }

@@ -1,7 +1,6 @@
 /* mmsg: recvmmsg into a batch of preallocated buffers. MSG_WAITFORONE blocks for the first
  * datagram only and returns whatever else is queued, up to -b, so one system call and one
  * clock read serve a whole batch. */
-#include <errno.h>
 #include <sys/socket.h>
 
 #include "variant.h"
@@ -17,17 +16,11 @@ static void mmsg_run(struct rx *rx)
 	struct rx_msgs *m = rx->priv;
 
 	while (!rx->done) {
-		int n;
+		/* MSG_TRUNC: msg_len is the datagram's real length, so a truncated one is seen */
+		int n = rx_msgs_recv(rx, m, MSG_TRUNC);
 
-		/* msg_controllen is an in/out field: with --latency, reset it before every call. */
-		for (unsigned i = 0; m->ctl && i < m->n; i++)
-			m->msgs[i].msg_hdr.msg_controllen = m->ctl;
-		rx->calls++;
-		n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | MSG_TRUNC | rx->flags, NULL);
-		if (n < 0) {
-			rx_recv_failed(rx, errno, "recvmmsg");
+		if (n < 0)
 			continue;
-		}
 		for (int i = 0; i < n && !rx_cut(rx); i++) {
 			if (rx->lat)
 				rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);

@@ -1,5 +1,6 @@
 /* rx: the shared half of every receive variant (see rx.h): run locking, fins, the stop
- * conditions and progress lines. Nothing here runs per datagram except through rx_datagram. */
+ * conditions, and the counts behind the progress lines (progress.c prints them). Nothing here
+ * runs per datagram except through rx_datagram. */
 #include "rx.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <time.h>
 
 #include "net.h"
-#include "report.h"
 #include "sys.h"
 
 const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error" };
@@ -26,7 +26,8 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 	rx->work.reps = cfg->work.reps;
 	rx->cap = cfg->bufsize < WIRE_FIN_LEN ? WIRE_FIN_LEN : cfg->bufsize;
 	rx->check_every = 1; /* grows to RX_FLUSH once the work is seen to be quick */
-	rx->start_ns = rx->check_ns = rx->progress_ns = sys_mono_ns();
+	rx->start_ns = rx->check_ns = sys_mono_ns();
+	suck_progress_start(&rx->prog, cfg->fmt, rx->start_ns);
 	if (cfg->interval_s > 0)
 		rx->next_progress_ns = rx->start_ns + (uint64_t)(cfg->interval_s * 1e9);
 	if (cfg->spin)
@@ -121,6 +122,21 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 		}
 	}
 	return m;
+}
+
+int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags)
+{
+	int n;
+
+	/* msg_controllen is an in/out field: where there are control buffers (--latency, gro),
+	 * reset it before every call. */
+	for (unsigned i = 0; m->ctl && i < m->n; i++)
+		m->msgs[i].msg_hdr.msg_controllen = m->ctl;
+	rx->calls++;
+	n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | flags | rx->flags, NULL);
+	if (n < 0)
+		rx_recv_failed(rx, errno, "recvmmsg");
+	return n;
 }
 
 void rx_msgs_free(struct rx_msgs *m)
@@ -259,14 +275,14 @@ int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 	return 1;
 }
 
-/* One interval line on stderr: a person's line with -o text, else a row of the report's format
- * (tsv: a header line before the first) with the same keys and units, for other tools. */
+/* From the first -i interval on, every thread adds what it received since into the shared
+ * counts; thread 0 does so once an interval and has the line printed from the totals, the
+ * others at every check, so that the totals are at most one check behind them. */
 static void progress(struct rx *rx, uint64_t now)
 {
 	struct rx_shared *sh = rx->sh;
-	uint64_t total, foreign, every = (uint64_t)(rx->cfg->interval_s * 1e9);
-	double secs = (double)(now - rx->start_ns) / 1e9, pps;
-	int64_t drops;
+	uint64_t every = (uint64_t)(rx->cfg->interval_s * 1e9);
+	struct suck_counts c;
 
 	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
 	atomic_fetch_add(&sh->foreign, rx->foreign - rx->progress_foreign);
@@ -274,34 +290,11 @@ static void progress(struct rx *rx, uint64_t now)
 	rx->progress_foreign = rx->foreign;
 	if (rx->id != 0)
 		return;
-	total = atomic_load(&sh->received);
-	foreign = atomic_load(&sh->foreign);
-	/* The other threads' counts arrive at their own next check: with -j, a rate over one
-	 * interval is approximate; the totals are exact at the end. */
-	pps = now > rx->progress_ns ? (double)(total - rx->progress_total) * 1e9 / (double)(now - rx->progress_ns) : 0;
-	drops = rx->cfg->threads == 1 ? net_drops(rx->fd) : -1;
-	if (rx->cfg->fmt == REPORT_TEXT) {
-		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u\n", secs,
-			(unsigned long long)total, (unsigned long long)foreign, (long long)drops,
-			atomic_load(&sh->fins));
-	} else {
-		struct report r;
-		report_init(&r);
-		report_str(&r, "tool", "suck");
-		report_f(&r, "t_s", secs, 3);
-		report_u64(&r, "received", total);
-		report_u64(&r, "foreign", foreign);
-		if (drops >= 0)
-			report_i64(&r, "kernel_drops", drops);
-		else
-			report_none(&r, "kernel_drops");
-		report_u64(&r, "fins", atomic_load(&sh->fins));
-		report_f(&r, "pps", pps, 0);
-		report_write_row(&r, (enum report_fmt)rx->cfg->fmt, stderr, !rx->progress_lines);
-	}
-	rx->progress_lines++;
-	rx->progress_total = total;
-	rx->progress_ns = now;
+	c.received = atomic_load(&sh->received);
+	c.foreign = atomic_load(&sh->foreign);
+	c.kernel_drops = rx->cfg->threads == 1 ? net_drops(rx->fd) : -1;
+	c.fins = atomic_load(&sh->fins);
+	suck_progress_line(&rx->prog, now, &c);
 	rx->next_progress_ns += every;
 	if (rx->next_progress_ns <= now) /* after a stall: no burst of catch-up lines */
 		rx->next_progress_ns = now + every;

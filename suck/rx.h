@@ -2,9 +2,11 @@
  * hands each datagram, with the address it came from, to rx_datagram, which counts it, runs the
  * work and tracks its sequence; every rx->check_every datagrams (and once per batch call) it
  * calls rx_batch, which is the only place the clock is read on the hot path and the stop
- * conditions are checked. When a receive call returns no datagram (EINTR, the SO_RCVTIMEO tick,
- * EAGAIN while draining) the variant calls rx_idle. The loop runs while rx->done is 0; a batch
- * loop also stops between datagrams once it is set.
+ * conditions are checked. The socket variants receive through rx_recv (one datagram) or
+ * rx_msgs_recv (a batch), which count every call where it is made; a call that returns no
+ * datagram (EINTR, the SO_RCVTIMEO tick, EAGAIN while draining) goes to rx_recv_failed, which
+ * counts it idle and calls rx_idle. The loop runs while rx->done is 0; a batch loop also stops
+ * between datagrams once it is set.
  *
  * Who may speak for a flow: the first thread that accepts a datagram (or a fin) of a flow owns
  * it, with the source address it came from. Datagrams and fins of that flow from any other
@@ -23,6 +25,7 @@
 
 #include "hist.h"
 #include "seq.h"
+#include "suck.h"
 #include "sys.h"
 #include "wire.h"
 #include "work.h"
@@ -35,25 +38,6 @@
 enum rx_stop { RX_RUNNING, RX_STOP_FIN, RX_STOP_SIGNAL, RX_STOP_TIME, RX_STOP_IDLE, RX_STOP_ERROR };
 extern const char *const rx_stop_names[];
 
-struct variant;
-
-struct suck_cfg {
-	const char *addr;
-	unsigned port;
-	const struct variant *variant;
-	struct work work;      /* kind and repetitions; the state lives in each rx */
-	unsigned batch;        /* datagrams per recvmmsg */
-	unsigned bufsize;      /* bytes per receive buffer; larger datagrams are truncated */
-	double time_s, idle_s, interval_s;
-	int rcvbuf;            /* -R, 0 = kernel default */
-	unsigned threads;
-	unsigned retain;
-	int cpu;               /* -1 = not pinned */
-	int fmt;
-	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
-	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
-	int spin;              /* --spin: never block in a receive call */
-};
 
 /* A source address as the kernel writes it (sockaddr_in or sockaddr_in6) into a zeroed buffer
  * of RX_NAME_LEN bytes; on one socket the family, and so the length written, never changes,
@@ -117,7 +101,7 @@ struct rx {
 	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
 	uint64_t progress_received, progress_foreign; /* already added into rx_shared */
-	uint64_t progress_total, progress_ns, progress_lines; /* thread 0: the last line */
+	struct suck_progress prog; /* thread 0: the -i lines */
 	void *priv;                /* the variant's buffers */
 	const char *mech;          /* how the variant set up its mechanism, for the report */
 	int error;                 /* errno of a failed receive call */
@@ -138,6 +122,10 @@ struct rx_msgs {
 	uint8_t *bufs, *ctls;
 };
 struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl); /* NULL with errno */
+/* One batch receive call for the batch variants: recvmmsg of up to m->n datagrams,
+ * MSG_WAITFORONE (block for the first only), flags and rx->flags; counted in rx->calls, and
+ * when it fails, handed to rx_recv_failed (then -1). The datagrams taken, or -1. */
+int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags);
 void rx_msgs_free(struct rx_msgs *m);
 void rx_free(struct rx *rx);
 void rx_batch(struct rx *rx);

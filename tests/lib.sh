@@ -95,3 +95,9 @@ has_cols() {
 		head -n 1 "$hc_f" | tr '\t' '\n' | grep -qx "$hc" || { echo "no column $hc in $hc_f"; return 1; }
 	done
 }
+
+# variants: the names of suck's receive variants, one a line, from suck -m list (first column),
+# so that a test covers a new variant without naming it.
+variants() {
+	"$BIN/suck" -m list | cut -f 1
+}

@@ -40,7 +40,7 @@ check "gso: blast's calls cover 10000 in messages of 7, 3 per call" \
 	test "$(field "$TMP/gso-gro.blast" calls)" -ge $(( (10000 + 20) / 21 ))
 
 # Several flows into several threads, for every variant.
-for v in copy buffer mmsg gro uring; do
+for v in $(variants); do
 	[ $v = uring ] && [ $URING -eq 4 ] && continue
 	run_pair "flows-$v" "-m $v -j 3" "-j 4 -n 40000 -r 100k" && adds_up "flows-$v" 40000
 	check "flows-$v: 4 flows" test "$(field "$TMP/flows-$v.out" flows)" = 4

@@ -7,7 +7,7 @@
 
 RUN=305419896 # 0x12345678
 
-for v in copy buffer mmsg gro uring; do
+for v in $(variants); do
 	n=hostile-$v
 	start_suck "$n" -m "$v" -s 4000 -R 4M -i 0.1 -o tsv --idle 10 -t 60 || { skip "$n: $(cat "$TMP/$n.err")"; continue; }
 	"$BIN/blast" -p "$PORT" --run-id $RUN -s 1000 -n 15000 -r 10k -o tsv >"$TMP/$n.blast" 2>/dev/null &
@@ -36,7 +36,7 @@ for v in copy buffer mmsg gro uring; do
 	fi
 done
 
-for v in copy buffer mmsg gro uring; do
+for v in $(variants); do
 	n=replay-$v
 	start_suck "$n" -m "$v" -R 4M -o tsv --idle 10 -t 60 || { skip "$n: $(cat "$TMP/$n.err")"; continue; }
 	"$BIN/inject" script "$PORT" $RUN 1450 6000 >"$TMP/$n.inj"

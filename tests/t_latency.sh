@@ -10,7 +10,7 @@ KEYS="lat_p50_us lat_p90_us lat_p99_us lat_p999_us lat_max_us lat_mean_us stack_
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 
 for addr in 127.0.0.1 ::1; do
-	for v in copy buffer mmsg gro uring; do
+	for v in $(variants); do
 		n=lat-$v-$addr
 		start_suck "$n" -a "$addr" -m $v --latency -R 4M -o tsv -t 30 || { skip "$n: $(cat "$TMP/$n.err")"; continue; }
 		"$BIN/blast" -a "$addr" -p "$PORT" -s 200 -n 1000 -r 2000 -o tsv >"$TMP/$n.blast" 2>/dev/null

@@ -47,7 +47,7 @@ bad blast "-a 'no.such.host.invalid'" -a no.such.host.invalid
 
 bad suck "-p '65536'" -p 65536
 bad suck "-m 'ring'" -m ring
-bad suck "copy, buffer, mmsg" -m ring
+bad suck "accepted: $(variants | paste -s -d , - | sed 's/,/, /g') (try" -m ring
 bad suck "-w 'histo'" -w histo
 bad suck "-w 'histogram:0'" -w histogram:0
 bad suck "-b applies to -m mmsg" -m buffer -b 8
@@ -84,12 +84,21 @@ check "suck -m gro: batch 8 ($(batch_of -m gro))" test "$(batch_of -m gro)" = 8
 check "suck -m gro -b 32: batch 32" test "$(batch_of -m gro -b 32)" = 32
 check "suck -m buffer: batch 1 (one call a datagram)" test "$(batch_of -m buffer)" = 1
 
-# suck -m list: every variant, name TAB description, for scripts.
+# suck -m list: every variant, name TAB description, for scripts (and the tests, through
+# variants): the variants -h describes, each one a -m that suck takes.
 "$BIN/suck" -m list >"$TMP/list" 2>&1
 check "suck -m list exits 0" test $? = 0
-for v in copy buffer mmsg gro uring; do
-	check "suck -m list names $v" grep -q "^$v	." "$TMP/list"
+check "suck -m list: a name, a tab and what it does on every line" \
+	sh -c "! grep -qv '^[a-z][a-z0-9]*	[^	][^	]*\$' '$TMP/list'"
+check "suck -m list: at least the five variants ($(wc -l <"$TMP/list"))" test "$(wc -l <"$TMP/list")" -ge 5
+"$BIN/suck" -h >"$TMP/help"
+check "suck -h describes as many variants as -m list" \
+	test "$(grep -c '^                         [a-z]' "$TMP/help")" = "$(wc -l <"$TMP/list")"
+for v in $(variants); do
+	check "suck -h describes $v" grep -q "^                         $v  *[^ ]" "$TMP/help"
+	"$BIN/suck" --check -m "$v" >/dev/null 2>&1
+	st=$?
+	check "suck takes -m $v (exit $st: 0, or 4 where the kernel lacks it)" test $st = 0 -o $st = 4
 done
-check "suck -m list: one line a variant" test "$(wc -l <"$TMP/list")" = 5
 
 done_tests

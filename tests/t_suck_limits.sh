@@ -3,7 +3,7 @@
 . tests/lib.sh
 
 # 5. A fin (58 bytes) is longer than -s 1..57, on every variant: suck still ends on it.
-for v in copy buffer mmsg gro uring; do
+for v in $(variants); do
 	for s in 1 40 57; do
 		n=fin-s$s-$v
 		start_suck "$n" -m $v -s $s -R 4M -o tsv -t 30 || { skip "$n: $(cat "$TMP/$n.err")"; continue; }

@@ -1,0 +1,58 @@
+/* suck: shared declarations of the receiver's parts: main.c (options, threads, report), rx.c
+ * (what every variant shares: counting, fins, stop conditions), one file per variant behind
+ * variant.h, total.c (adding up over threads), work.c (the per-datagram work) and progress.c
+ * (-i lines). Here: the tool's configuration, its limits, and progress.c's interface, which
+ * takes plain numbers so that it depends on nothing of rx. No part calls back into main.c. */
+#ifndef SUCK_H
+#define SUCK_H
+#include <stdint.h>
+
+#include "net.h"
+#include "work.h"
+
+#define SUCK_MAX_THREADS 64     /* -j; rx_shared keeps a flow's owner as thread id + 1 in a byte */
+#define SUCK_MAX_BATCH   1024   /* -b: datagrams (gro: buffers) per recvmmsg */
+#define SUCK_MAX_BUFSIZE 65535  /* -s: the largest UDP datagram, and its default */
+#define SUCK_MAX_RETAIN  100000 /* --retain */
+#define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
+#define SUCK_MAX_RCVBUF  (1 << 30)
+
+struct variant;
+
+struct suck_cfg {
+	const char *addr;
+	unsigned port;
+	struct net_addr to;    /* addr and port resolved */
+	const struct variant *variant;
+	struct work work;      /* kind and repetitions; the state lives in each rx */
+	unsigned batch;        /* datagrams per recvmmsg */
+	unsigned bufsize;      /* bytes per receive buffer; larger datagrams are truncated */
+	double time_s, idle_s, interval_s;
+	int rcvbuf;            /* -R, 0 = kernel default */
+	unsigned threads;
+	unsigned retain;
+	int cpu;               /* -1 = not pinned */
+	int fmt;
+	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
+	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
+	int spin;              /* --spin: never block in a receive call */
+	int check;             /* --check: set up one socket and the variant, report, exit */
+};
+
+/* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over
+ * the threads): a person's line with -o text, else a row of -o's format (tsv: a header line
+ * before the first) with the same keys and units, for other tools. */
+struct suck_counts {
+	uint64_t received, foreign;
+	int64_t kernel_drops;      /* -1: unknown (with -j, the sockets are not summed) */
+	unsigned fins;
+};
+struct suck_progress {
+	int fmt;
+	uint64_t t0;               /* the run's start: t_s counts from it */
+	uint64_t last_ns, last_received, lines; /* the last line, for the interval's pps */
+};
+void suck_progress_start(struct suck_progress *p, int fmt, uint64_t t0);
+void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck_counts *c);
+
+#endif
