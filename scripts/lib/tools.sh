@@ -79,61 +79,57 @@ words_check() {
 # tool_msg: a tool's message (stdin) without its name and the "(try TOOL -h)" hint, on one line.
 tool_msg() { sed -e 's/^[a-z]*: //' -e 's/ (try [a-z]* -h)$//' | tr '\n' ' ' | sed 's/ *$//'; }
 
-# suck_try WORDS...: suck with WORDS for a millisecond. It binds a free port, receives nothing,
-# reports and ends, so it refuses now what it would refuse in a run. Sets TRY_MSG; its status.
-suck_try() {
-	st_st=0
-	TRY_MSG=$($SUCK_CMD "$SUCK_BIN" -p 0 -o tsv --run-id 1 $SUCK_PIN "$@" -t 1ms --idle 0 2>&1 >/dev/null) || st_st=$?
+# tool_check suck|blast WORDS...: the tool asked whether a run with WORDS would start (its
+# --check: every option and the checks between them, the address resolved, one throwaway socket
+# set up as a run's, suck's variant with it; nothing sent or received, suck on a free port).
+# Its status is a run's: 0 it would start, 2 bad usage, 4 a feature this kernel lacks, 1 another
+# failure (a socket). TRY_MSG: what it said, on one line, to pass on; never read for meaning.
+tool_check() {
+	tc_st=0
+	# shellcheck disable=SC2086 # the prefix and the pinning are split into words on purpose
+	case $1 in
+	suck) shift; set -- $SUCK_CMD "$SUCK_BIN" --check -p 0 -o tsv --run-id 1 ${SUCK_PIN:-} "$@" ;;
+	blast) shift; set -- $BLAST_CMD "$BLAST_BIN" --check -o tsv --run-id 1 ${BLAST_PIN:-} "$@" ;;
+	esac
+	TRY_MSG=$("$@" 2>&1 >/dev/null) || tc_st=$?
 	TRY_MSG=$(printf '%s\n' "$TRY_MSG" | tool_msg)
-	return "$st_st"
+	return "$tc_st"
+}
+# tool_takes suck|blast WORDS...: tool_check passes, or says 4: a feature this kernel lacks is
+# no bad usage, the runs that need it are skipped (pair.sh).
+tool_takes() {
+	tt_st=0
+	tool_check "$@" || tt_st=$?
+	[ "$tt_st" = 0 ] || [ "$tt_st" = 4 ]
 }
 
 # check_suck VARIANT OPTION VALUE WORDS...: suck takes what a run of VARIANT gives it (ADDR, WORK,
 # and WORDS, from the script's OPTION VALUE). A refusal is bad usage naming the option whose words suck
-# refused (tried again with fewer of them to find which); 4, a variant this kernel lacks, passes:
-# the runs skip it.
+# refused (asked again with fewer of them to find which).
 check_suck() {
 	cs_v=$1 cs_o=$2 cs_val=$3
 	shift 3
-	cs_st=0
-	suck_try -a "$ADDR" -w "$WORK" -m "$cs_v" "$@" || cs_st=$?
-	case $cs_st in 0 | 4) return 0 ;; esac
+	tool_takes suck -a "$ADDR" -w "$WORK" -m "$cs_v" "$@" && return 0
 	cs_why=$TRY_MSG
-	suck_try || die "suck refuses what every run gives it: $TRY_MSG"
-	suck_try -a "$ADDR" || usage_error "-a '$ADDR': suck refuses it: $TRY_MSG"
-	suck_try -a "$ADDR" -w "$WORK" || usage_error "-w '$WORK': suck refuses it: $TRY_MSG"
-	cs_st=0
-	suck_try -a "$ADDR" -w "$WORK" -m "$cs_v" || cs_st=$?
-	case $cs_st in 0 | 4) ;; *) usage_error "-m '$cs_v': suck refuses it: $TRY_MSG" ;; esac
+	tool_takes suck || die "suck refuses what every run gives it: $TRY_MSG"
+	tool_takes suck -a "$ADDR" || usage_error "-a '$ADDR': suck refuses it: $TRY_MSG"
+	tool_takes suck -a "$ADDR" -w "$WORK" || usage_error "-w '$WORK': suck refuses it: $TRY_MSG"
+	tool_takes suck -a "$ADDR" -w "$WORK" -m "$cs_v" || usage_error "-m '$cs_v': suck refuses it: $TRY_MSG"
 	usage_error "$cs_o '$cs_val': suck refuses it with -m $cs_v: $cs_why"
-}
-
-# blast_try WORDS...: blast's options checked without sending. blast has no dry run; -n 1 -j 2
-# at the end is refused by its last check ("-n 1 is less than -j 2"), after every option, the
-# address and the size passed: that refusal and nothing else means WORDS are good. -n and -j
-# of WORDS are overridden here (each still parsed), so their pairing is not checked.
-blast_try() {
-	bt_st=0
-	TRY_MSG=$($BLAST_CMD "$BLAST_BIN" -o tsv --run-id 1 $BLAST_PIN "$@" -n 1 -j 2 2>&1 >/dev/null) || bt_st=$?
-	TRY_MSG=$(printf '%s\n' "$TRY_MSG" | tool_msg)
-	case $bt_st:$TRY_MSG in
-	2:*"-n 1 is less than -j 2"*) return 0 ;;
-	0:*) TRY_MSG="it ended at once, sending nothing"; return 1 ;;
-	esac
-	return 1
 }
 
 # check_blast SIZE SIZE_OPTION OPTION VALUE WORDS...: blast takes what a run gives it (ADDR, TIME,
 # SIZE, and WORDS, from the script's OPTION VALUE); a refusal is bad usage naming the option at
-# fault.
+# fault (asked again with fewer of them to find which).
 check_blast() {
 	cb_s=$1 cb_so=$2 cb_o=$3 cb_val=$4
 	shift 4
-	blast_try -a "$ADDR" -t "$TIME" -s "$cb_s" "$@" && return 0
+	tool_takes blast -a "$ADDR" -t "$TIME" -s "$cb_s" "$@" && return 0
 	cb_why=$TRY_MSG
-	blast_try -t "$TIME" || die "blast refuses what every run gives it: $TRY_MSG"
-	blast_try -t "$TIME" -a "$ADDR" || usage_error "-a '$ADDR': blast refuses it: $TRY_MSG"
-	blast_try -t "$TIME" -a "$ADDR" -s "$cb_s" || usage_error "$cb_so '$cb_s': blast refuses it: $TRY_MSG"
+	tool_takes blast || die "blast refuses what every run gives it: $TRY_MSG"
+	tool_takes blast -t "$TIME" || usage_error "-t '$TIME': blast refuses it: $TRY_MSG"
+	tool_takes blast -t "$TIME" -a "$ADDR" || usage_error "-a '$ADDR': blast refuses it: $TRY_MSG"
+	tool_takes blast -t "$TIME" -a "$ADDR" -s "$cb_s" || usage_error "$cb_so '$cb_s': blast refuses it: $TRY_MSG"
 	usage_error "$cb_o '$cb_val': blast refuses it: $cb_why"
 }
 
