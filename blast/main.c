@@ -131,7 +131,7 @@ static void parse(int argc, char **argv)
 		cfg.time_s = 0;
 	if (cfg.time_s == 0 && !cfg.count)
 		opt_die("-t 0 needs -n: a run must end");
-	if (cfg.raw && payload_set && cfg.payload != PAYLOAD_RANDOM)
+	if (cfg.raw && payload_set && cfg.payload != BLAST_PAYLOAD_RANDOM)
 		fprintf(stderr, "blast: note: --raw with --payload %s: no header, %s bytes\n",
 			payload_names[cfg.payload], payload_names[cfg.payload]);
 	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
@@ -274,6 +274,7 @@ static int check(void)
 int main(int argc, char **argv)
 {
 	static struct flow fs[BLAST_MAX_FLOWS];
+	const struct sys_error *errs[BLAST_MAX_FLOWS];
 	struct sys_cpu c0, c1;
 	struct report r;
 	uint64_t t0, first_line, sent = 0;
@@ -334,12 +335,11 @@ int main(int argc, char **argv)
 		if (cfg.flows > 1)
 			pthread_join(fs[i].tid, NULL);
 		sent += fs[i].sent;
-		if (fs[i].fatal && !rc) {
-			errno = fs[i].fatal;
-			warn("%s", fs[i].fatal_call);
-			rc = 1;
-		}
+		errs[i] = &fs[i].error;
 	}
+	/* Each failure once, as suck says its threads'. */
+	if (sys_error_print(errs, cfg.flows, "flows"))
+		rc = 1;
 	sys_cpu_now(&c1);
 	if (!sent && !rc) {
 		fprintf(stderr, "blast: no datagram could be sent\n");

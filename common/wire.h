@@ -12,7 +12,7 @@
 #define WIRE_VERSION    1
 #define WIRE_HDR_LEN    32
 #define WIRE_FIN_LEN    (WIRE_HDR_LEN + 26)
-#define WIRE_MAX_FLOWS  256         /* flow ids suck tracks; blast -j is capped at this */
+#define WIRE_MAX_FLOWS  256         /* flow ids the wire and suck allow; blast -j stays below */
 /* No flow sends this many (at 100 million datagrams a second, a month): a larger sequence is
  * malformed. Small enough that the sums over every flow (256 x 2^48 datagrams) can never wrap
  * 64 bits, so sent, valid and lost are exact integers, whatever a datagram claims. */

@@ -382,7 +382,6 @@ void rx_recv_failed(struct rx *rx, int err, const char *call)
 		rx_idle(rx);
 		return;
 	}
-	rx->error = err;
-	rx->error_call = call;
+	sys_error_set(&rx->error, call, err);
 	stop_all(rx, RX_STOP_ERROR);
 }

@@ -104,8 +104,7 @@ struct rx {
 	struct suck_progress prog; /* thread 0: the -i lines */
 	void *priv;                /* the variant's buffers */
 	const char *mech;          /* how the variant set up its mechanism, for the report */
-	int error;                 /* errno of a failed receive call */
-	const char *error_call;
+	struct sys_error error;    /* the receive call that ended this thread, if one did */
 };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh);

@@ -16,6 +16,7 @@
 #define SUCK_MAX_RETAIN  100000 /* --retain */
 #define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
 #define SUCK_MAX_RCVBUF  (1 << 30)
+_Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 in a byte");
 
 struct variant;
 
