@@ -27,6 +27,8 @@ const struct variant *const variants[] = {
 };
 const struct variant *const variant_default = &variant_buffer;
 
+static struct key run_key; /* into rx_shared before the threads start */
+
 static struct suck_cfg cfg = {
 	.addr = "127.0.0.1",
 	.port = 22222,
@@ -59,6 +61,8 @@ static void usage(FILE *out)
 "      --retain N       copy: keep the last N copies alive, 0..100000 (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram)\n"
+"      --key-file FILE  the run key, 32 hex digits, from FILE ('-' = stdin; default: the\n"
+"                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
@@ -90,7 +94,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -99,14 +103,14 @@ static void parse(int argc, char **argv)
 		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
-		{ "spin", no_argument, 0, O_SPIN },
+		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *names[8];
 	int c, batch_set = 0, retain_set = 0;
-	const char *err;
+	const char *err, *key_file = NULL;
 
 	for (int i = 0; variants[i]; i++)
 		names[i] = variants[i]->name, names[i + 1] = NULL;
@@ -138,6 +142,7 @@ static void parse(int argc, char **argv)
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
+		case O_KEYFILE: key_file = optarg; break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
@@ -149,6 +154,8 @@ static void parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
+	if ((err = key_load(key_file, &run_key)))
+		opt_die("%s", err);
 	if (!cfg.variant)
 		cfg.variant = variant_default;
 	if (batch_set && !cfg.variant->batch)
@@ -244,7 +251,8 @@ static void add_report(struct report *r, const struct total *t, const struct rx 
 	char spec[48], run[16];
 
 	work_spec(&cfg.work, spec, sizeof spec);
-	snprintf(run, sizeof run, "%08x", rx0->have_run ? rx0->run_id : 0);
+	/* the run every thread locked onto (a proven fin may have named it before any data) */
+	snprintf(run, sizeof run, "%08x", (uint32_t)atomic_load(&rx0->sh->run));
 
 	report_str(r, "tool", "suck");
 	report_str(r, "version", version_text);
@@ -258,6 +266,8 @@ static void add_report(struct report *r, const struct total *t, const struct rx 
 	report_u64(r, "foreign", t->foreign);
 	report_u64(r, "other_run", t->other_run);
 	report_u64(r, "other_src", t->other_src);
+	report_u64(r, "forged_fins", t->forged_fins);
+	report_u64(r, "keyed", (uint64_t)run_key.set);
 	report_u64(r, "truncated", t->truncated);
 	report_u64(r, "dup", t->seq.dup);
 	report_u64(r, "late", t->seq.late);
@@ -299,9 +309,11 @@ static void add_report(struct report *r, const struct total *t, const struct rx 
 	if (t->latency) {
 		report_u64(r, "lat_samples", t->lat.total.n);
 		report_u64(r, "lat_negative", t->lat.negative);
+		report_u64(r, "lat_outside", t->lat.outside);
 	} else {
 		report_none(r, "lat_samples");
 		report_none(r, "lat_negative");
+		report_none(r, "lat_outside");
 	}
 }
 
@@ -357,6 +369,8 @@ int main(int argc, char **argv)
 	v = cfg.variant;
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
+	sh.key = run_key;
+	sh.start_real_ns = sys_real_ns();
 	if ((err = net_resolve(cfg.addr, cfg.port, &a)))
 		opt_die("-a '%s': %s", cfg.addr, err);
 	for (unsigned i = 0; i < cfg.threads; i++) {
@@ -438,6 +452,10 @@ int main(int argc, char **argv)
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
 		      "they are left out of the latency figures (lat_negative)",
 		      (unsigned long long)tot.lat.negative);
+	if (tot.forged_fins)
+		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
+			"counted as foreign (forged_fins)%s\n", (unsigned long long)tot.forged_fins,
+			tot.seq.fins ? "" : ": does blast have the same run key (BS_RUN_KEY or --key-file)?");
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 

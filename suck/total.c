@@ -16,6 +16,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->foreign += r->foreign;
 		t->other_run += r->other_run;
 		t->other_src += r->other_src;
+		t->forged_fins += r->forged_fins;
 		t->truncated += r->truncated;
 		t->allocs += r->allocs;
 		t->bufs += r->bufs;
@@ -34,6 +35,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			hist_merge(&t->lat.stack, &r->lat->stack);
 			hist_merge(&t->lat.queue, &r->lat->queue);
 			t->lat.negative += r->lat->negative;
+			t->lat.outside += r->lat->outside;
 		}
 		if (r->done != RX_STOP_FIN)
 			t->stop = r->done;
