@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "key.h"
 #include "net.h"
 #include "sys.h"
 #include "wire.h"
@@ -42,6 +43,7 @@ struct blast_cfg {
 				  back to sendmmsg of BLAST_PLAIN_BATCH instead of failing */
 	unsigned flows;
 	uint32_t run_id;
+	struct key key;        /* BS_RUN_KEY or --key-file: tags every fin; never on the command line */
 	int raw;
 	int payload;
 	int cpu;

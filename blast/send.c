@@ -134,10 +134,10 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 	const struct blast_cfg *cfg = f->cfg;
 	struct wire_hdr h = { .flow = (uint16_t)f->id, .run_id = cfg->run_id };
 	struct wire_fin fin = { .sent = f->sent, .bytes = f->bytes, .duration_ns = duration_ns,
-				.flows = (uint16_t)cfg->flows };
+				.flows = (uint16_t)cfg->flows, .size = (uint32_t)cfg->size };
 	uint8_t buf[WIRE_FIN_LEN];
 	uint64_t t0, gap = 1000000;
-	size_t len = wire_put_fin(buf, &h, &fin);
+	size_t len = wire_put_fin(buf, &h, &fin, cfg->key.set ? cfg->key.k : NULL);
 
 	/* The socket's GSO size cuts every send on it, the fin too (gso.c). */
 	if (gso_off(f) < 0) {

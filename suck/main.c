@@ -61,6 +61,8 @@ static void usage(FILE *out)
 "      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram)\n"
+"      --key-file FILE  the run key, 32 hex digits, from FILE ('-' = stdin; default: the\n"
+"                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
@@ -95,7 +97,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_CHECK };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -104,14 +106,15 @@ static void parse(int argc, char **argv)
 		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
-		{ "spin", no_argument, 0, O_SPIN }, { "check", no_argument, 0, O_CHECK },
+		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
+		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
 	int c, batch_set = 0, retain_set = 0;
-	const char *err;
+	const char *err, *key_file = NULL;
 
 	for (int i = 0; variants[i]; i++)
 		names[i] = variants[i]->name, names[i + 1] = NULL;
@@ -146,6 +149,7 @@ static void parse(int argc, char **argv)
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
+		case O_KEYFILE: key_file = optarg; break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
@@ -158,6 +162,8 @@ static void parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
+	if ((err = key_load(key_file, &cfg.key)))
+		opt_die("%s", err);
 	if (!cfg.variant)
 		cfg.variant = variant_default;
 	if (batch_set && !cfg.variant->batch)
@@ -293,6 +299,7 @@ static int check(void)
 	report_str(&r, "addr", where);
 	report_u64(&r, "port", cfg.port);
 	report_str(&r, "run_id", cfg.run_id ? run : "first");
+	report_u64(&r, "keyed", (uint64_t)cfg.key.set);
 	report_u64(&r, "bufsize", cfg.bufsize);
 	report_u64(&r, "batch", cfg.batch);
 	report_u64(&r, "threads", cfg.threads);
@@ -324,6 +331,8 @@ static int setup(char *where, size_t len, int *rcvbuf)
 
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
+	sh.key = cfg.key;
+	sh.start_real_ns = sys_real_ns();
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int fd = open_socket(&a), st;
 		if (fd < 0)
@@ -412,6 +421,10 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
 		      "they are left out of the latency figures (lat_negative)",
 		      (unsigned long long)tot.lat.negative);
+	if (tot.forged_fins)
+		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
+			"counted as foreign (forged_fins)%s\n", (unsigned long long)tot.forged_fins,
+			tot.seq.fins ? "" : ": does blast have the same run key (BS_RUN_KEY or --key-file)?");
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 

@@ -20,6 +20,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->foreign += r->foreign;
 		t->other_run += r->other_run;
 		t->other_src += r->other_src;
+		t->forged_fins += r->forged_fins;
 		t->truncated += r->truncated;
 		t->allocs += r->allocs;
 		t->bufs += r->bufs;
@@ -38,6 +39,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			hist_merge(&t->lat.stack, &r->lat->stack);
 			hist_merge(&t->lat.queue, &r->lat->queue);
 			t->lat.negative += r->lat->negative;
+			t->lat.outside += r->lat->outside;
 		}
 		if (r->done != RX_STOP_FIN)
 			t->stop = r->done;
@@ -90,7 +92,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	char spec[48], run[16];
 
 	work_spec(&cfg->work, spec, sizeof spec);
-	snprintf(run, sizeof run, "%08x", rx0->have_run ? rx0->run_id : 0);
+	/* the run every thread locked onto (a proven fin may have named it before any data) */
+	snprintf(run, sizeof run, "%08x", (uint32_t)atomic_load(&rx0->sh->run));
 
 	report_str(r, "tool", "suck");
 	report_str(r, "version", version_text);
@@ -104,6 +107,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "foreign", t->foreign);
 	report_u64(r, "other_run", t->other_run);
 	report_u64(r, "other_src", t->other_src);
+	report_u64(r, "forged_fins", t->forged_fins);
+	report_u64(r, "keyed", (uint64_t)cfg->key.set);
 	report_u64(r, "truncated", t->truncated);
 	report_u64(r, "dup", t->seq.dup);
 	report_u64(r, "late", t->seq.late);
@@ -145,8 +150,10 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	if (t->latency) {
 		report_u64(r, "lat_samples", t->lat.total.n);
 		report_u64(r, "lat_negative", t->lat.negative);
+		report_u64(r, "lat_outside", t->lat.outside);
 	} else {
 		report_none(r, "lat_samples");
 		report_none(r, "lat_negative");
+		report_none(r, "lat_outside");
 	}
 }

@@ -12,7 +12,7 @@
 #include "work.h"
 
 struct total {
-	uint64_t received, bytes, foreign, other_run, other_src, truncated, allocs, bufs, calls,
+	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, truncated, allocs, bufs, calls,
 		 idle_calls;
 	uint64_t first_ns, last_ns;  /* the receive window: first and last datagram, any thread */
 	enum rx_stop stop;           /* fin, unless some thread stopped for another reason */

@@ -1,5 +1,5 @@
 # make install / uninstall into a staging DESTDIR; the option lists of -h, the man pages and the
-# README tables agree; the man pages name every report key; the man pages lint clean (groff or
+# manual's tables (docs/manual.md) agree; the man pages name every report key; the man pages lint clean (groff or
 # mandoc, when installed).
 . tests/lib.sh
 
@@ -48,10 +48,10 @@ fi
 check "the default PREFIX is /usr/local" test -x "$TMP/def/usr/local/bin/suck" -a \
 	-f "$TMP/def/usr/local/share/man/man1/suck.1"
 
-# --- option lists: -h, man page, README --------------------------------------------------------
+# --- option lists: -h, man page, the manual (docs/manual.md) ----------------------------------
 # Each source becomes one option per line, named by its long form (--rate), or by its short form
 # (-x) when -h gives it no long form. A short form in a document is mapped through -h's pairs,
-# so the README's "-h, -V" row stands for --help and --version.
+# so the manual's "-h, -V" row stands for --help and --version.
 
 # help_pairs HELPTEXT: "SHORT LONG" per option line of a usage text ("-" where a form is absent).
 # Option lines start with at most 8 spaces and a dash (mawk has no {1,8}); continuation lines are
@@ -116,9 +116,12 @@ compare_opts() {
 	[ ! -s "$TMP/o.missing" ]
 }
 
+# The option tables live in the manual; the README links it.
+MANUAL=docs/manual.md
+check "the README links the manual" grep -q '(docs/manual.md)' README.md
 for tool in blast suck; do
 	"$BIN/$tool" -h >"$TMP/$tool.help" 2>&1
-	if compare_opts "$tool" "$TMP/$tool.help" "man/$tool.1" README.md >"$TMP/$tool.cmp"; then ok; else
+	if compare_opts "$tool" "$TMP/$tool.help" "man/$tool.1" "$MANUAL" >"$TMP/$tool.cmp"; then ok; else
 		while read -r line; do fail "$tool options: $line"; done <"$TMP/$tool.cmp"
 	fi
 	n=$(wc -l <"$TMP/o.all")
@@ -129,19 +132,19 @@ done
 # has, and on one given by its short form alone.
 cp "$TMP/suck.help" "$TMP/mod.help"
 printf '      --frobnicate N   new option\n  -Z                   short only\n' >>"$TMP/mod.help"
-compare_opts suck "$TMP/mod.help" man/suck.1 README.md >"$TMP/mod.cmp"
-check "an option only in -h is found missing from the man page and the README" \
+compare_opts suck "$TMP/mod.help" man/suck.1 "$MANUAL" >"$TMP/mod.cmp"
+check "an option only in -h is found missing from the man page and the manual" \
 	test "$(grep -c -e '^--frobnicate is missing from man/suck.1$' \
-		-e '^--frobnicate is missing from README.md' -e '^-Z is missing from man/suck.1$' \
-		-e '^-Z is missing from README.md' "$TMP/mod.cmp")" = 4
+		-e "^--frobnicate is missing from $MANUAL" -e '^-Z is missing from man/suck.1$' \
+		-e "^-Z is missing from $MANUAL" "$TMP/mod.cmp")" = 4
 awk '/^\.SH REPORT/ { print ".TP"; print "\\fB\\-\\-ghost\\fR \\fIN\\fR"; print "A stale option." }
 	{ print }' man/suck.1 >"$TMP/mod.1"
-compare_opts suck "$TMP/suck.help" "$TMP/mod.1" README.md >"$TMP/mod.cmp"
+compare_opts suck "$TMP/suck.help" "$TMP/mod.1" "$MANUAL" >"$TMP/mod.cmp"
 check "an option only in the man page is found missing from -h" \
 	grep -q "^--ghost is missing from suck -h$" "$TMP/mod.cmp"
-grep -v '^| `--retain' README.md >"$TMP/mod.md"
+grep -v '^| `--retain' "$MANUAL" >"$TMP/mod.md"
 compare_opts suck "$TMP/suck.help" man/suck.1 "$TMP/mod.md" >"$TMP/mod.cmp"
-check "a README row removed is found missing" grep -q "^--retain is missing from $TMP/mod.md" "$TMP/mod.cmp"
+check "a manual row removed is found missing" grep -q "^--retain is missing from $TMP/mod.md" "$TMP/mod.cmp"
 
 # --- report keys: every key the tool prints is in its man page's REPORT section, and back ------
 # report_keys MANPAGE: the words of the .TP tags of the REPORT section.
