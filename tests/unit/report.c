@@ -331,11 +331,13 @@ static void test_suck_fits(void)
 {
 	static struct suck_cfg cfg = { .variant = &variant_buffer, .work = { .kind = WORK_NONE, .reps = 1 } };
 	static struct total t;
+	static struct rx_shared sh;
 	static struct rx rx0;
 	struct total_env env = { .where = "127.0.0.1:1" };
 	struct report on, off;
 
 	rx0.cfg = &cfg;
+	rx0.sh = &sh;
 	report_init(&off);
 	total_report(&off, &t, &rx0, &env);
 	t.latency = 1;
