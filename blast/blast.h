@@ -8,22 +8,26 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "key.h"
 #include "net.h"
+#include "sys.h"
+#include "wire.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103        /* <netinet/udp.h> before glibc 2.28 lacks it */
 #endif
 
-#define BLAST_MAX_FLOWS 64
+#define BLAST_MAX_FLOWS 64     /* -j: a thread each; the wire allows WIRE_MAX_FLOWS (256) */
 #define BLAST_MAX_BATCH 1024
 #define BLAST_MAX_SEGS  64     /* UDP_MAX_SEGMENTS in older kernels */
 #define BLAST_PLAIN_BATCH 32   /* -b's default without GSO */
 #define BLAST_ERRNOS    160    /* errors are counted per errno below this */
 #define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
 #define BLAST_MIN_TIME_S 0.001 /* the shortest -t but 0 */
+_Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be one suck tracks");
 
-enum payload { PAYLOAD_RANDOM, PAYLOAD_ZERO, PAYLOAD_PATTERN };
-enum blast_stop { STOP_TIME, STOP_COUNT, STOP_SIGNAL, STOP_ERROR };
+enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
+enum blast_stop { BLAST_STOP_TIME, BLAST_STOP_COUNT, BLAST_STOP_SIGNAL, BLAST_STOP_ERROR };
 
 struct blast_cfg {
 	const char *host;
@@ -39,6 +43,7 @@ struct blast_cfg {
 				  back to sendmmsg of BLAST_PLAIN_BATCH instead of failing */
 	unsigned flows;
 	uint32_t run_id;
+	struct key key;        /* BS_RUN_KEY or --key-file: tags every fin; never on the command line */
 	int raw;
 	int payload;
 	int cpu;
@@ -103,8 +108,7 @@ struct flow {
 	uint64_t start_ns, end_ns;
 	struct hist gaps;        /* gaps between send calls */
 	enum blast_stop stop;
-	int fatal;              /* errno that ended the flow, 0 if none */
-	const char *fatal_call; /* the call that failed with it */
+	struct sys_error error; /* the call that ended the flow, if one did */
 	int refused_warned;
 	_Atomic uint64_t progress_sent;
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */

@@ -55,6 +55,8 @@ static void usage(FILE *out)
 "                       the kernel or the route refuses GSO\n"
 "  -j, --flows N        N flows, one thread and one socket each, 1..%d (1)\n"
 "      --run-id ID      run id in every header, 1..4294967295 (random)\n"
+"      --key-file FILE  the run key, 32 hex digits, from FILE ('-' = stdin; default: the\n"
+"                       environment's BS_RUN_KEY, else none): tags every fin\n"
 "      --raw            no header: random bytes only, like blast.c (suck cannot count loss)\n"
 "      --payload KIND   random, zero or pattern (random)\n"
 "      --cpu N          pin flow i to CPU N+i\n"
@@ -70,7 +72,7 @@ static void usage(FILE *out)
 
 static void parse(int argc, char **argv)
 {
-	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_CHECK };
+	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -80,10 +82,11 @@ static void parse(int argc, char **argv)
 		{ "raw", no_argument, 0, O_RAW }, { "payload", required_argument, 0, O_PAYLOAD },
 		{ "cpu", required_argument, 0, O_CPU }, { "output", required_argument, 0, 'o' },
 		{ "interval", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, 'V' }, { "check", no_argument, 0, O_CHECK },
+		{ "version", no_argument, 0, 'V' }, { "key-file", required_argument, 0, O_KEYFILE },
+		{ "check", no_argument, 0, O_CHECK },
 		{ 0, 0, 0, 0 },
 	};
-	const char *size_arg = NULL, *err;
+	const char *size_arg = NULL, *key_file = NULL, *err;
 	int c, time_set = 0, payload_set = 0, batch_set = 0;
 	unsigned max;
 
@@ -107,6 +110,7 @@ static void parse(int argc, char **argv)
 		case 'g': cfg.segs = (unsigned)opt_u64("-g", optarg, OPT_PLAIN, 1, BLAST_MAX_SEGS); break;
 		case 'j': cfg.flows = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, BLAST_MAX_FLOWS); break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
+		case O_KEYFILE: key_file = optarg; break;
 		case O_RAW: cfg.raw = 1; break;
 		case O_PAYLOAD: cfg.payload = opt_name("--payload", optarg, payload_names); payload_set = 1; break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
@@ -121,6 +125,8 @@ static void parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
+	if ((err = key_load(key_file, &cfg.key)))
+		opt_die("%s", err);
 	if ((err = net_resolve(cfg.host, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.host, err);
 	max = net_max_payload(&cfg.to);
@@ -131,7 +137,7 @@ static void parse(int argc, char **argv)
 		cfg.time_s = 0;
 	if (cfg.time_s == 0 && !cfg.count)
 		opt_die("-t 0 needs -n: a run must end");
-	if (cfg.raw && payload_set && cfg.payload != PAYLOAD_RANDOM)
+	if (cfg.raw && payload_set && cfg.payload != BLAST_PAYLOAD_RANDOM)
 		fprintf(stderr, "blast: note: --raw with --payload %s: no header, %s bytes\n",
 			payload_names[cfg.payload], payload_names[cfg.payload]);
 	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
@@ -197,6 +203,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_str(r, "version", version_text);
 	report_str(r, "addr", where);
 	report_str(r, "run_id", cfg.raw ? "raw" : run);
+	report_u64(r, "keyed", (uint64_t)cfg.key.set);
 	report_str(r, "stop", stop_names[t.stop]);
 	report_u64(r, "size", cfg.size);
 	report_u64(r, "sent", sent);
@@ -249,6 +256,7 @@ static int check(void)
 	report_str(&r, "addr", where);
 	report_u64(&r, "port", cfg.port);
 	report_str(&r, "run_id", cfg.raw ? "raw" : cfg.run_id ? run : "random");
+	report_u64(&r, "keyed", (uint64_t)cfg.key.set);
 	report_u64(&r, "size", cfg.size);
 	report_u64(&r, "flows", cfg.flows);
 	report_u64(&r, "batch", f.batch);
@@ -274,6 +282,7 @@ static int check(void)
 int main(int argc, char **argv)
 {
 	static struct flow fs[BLAST_MAX_FLOWS];
+	const struct sys_error *errs[BLAST_MAX_FLOWS];
 	struct sys_cpu c0, c1;
 	struct report r;
 	uint64_t t0, first_line, sent = 0;
@@ -334,12 +343,11 @@ int main(int argc, char **argv)
 		if (cfg.flows > 1)
 			pthread_join(fs[i].tid, NULL);
 		sent += fs[i].sent;
-		if (fs[i].fatal && !rc) {
-			errno = fs[i].fatal;
-			warn("%s", fs[i].fatal_call);
-			rc = 1;
-		}
+		errs[i] = &fs[i].error;
 	}
+	/* Each failure once, as suck says its threads'. */
+	if (sys_error_print(errs, cfg.flows, "flows"))
+		rc = 1;
 	sys_cpu_now(&c1);
 	if (!sent && !rc) {
 		fprintf(stderr, "blast: no datagram could be sent\n");

@@ -18,13 +18,13 @@
 static void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
 {
 	switch (cfg->payload) {
-	case PAYLOAD_RANDOM:
+	case BLAST_PAYLOAD_RANDOM:
 		sys_random(p, len);
 		break;
-	case PAYLOAD_ZERO:
+	case BLAST_PAYLOAD_ZERO:
 		memset(p, 0, len);
 		break;
-	case PAYLOAD_PATTERN: /* byte i of every datagram is i mod 251: checkable, not periodic in 256 */
+	case BLAST_PAYLOAD_PATTERN: /* byte i of every datagram is i mod 251: checkable, not periodic in 256 */
 		for (size_t i = 0; i < len; i++)
 			p[i] = (uint8_t)((i % cfg->size) % 251);
 		break;
@@ -134,16 +134,15 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 	const struct blast_cfg *cfg = f->cfg;
 	struct wire_hdr h = { .flow = (uint16_t)f->id, .run_id = cfg->run_id };
 	struct wire_fin fin = { .sent = f->sent, .bytes = f->bytes, .duration_ns = duration_ns,
-				.flows = (uint16_t)cfg->flows };
+				.flows = (uint16_t)cfg->flows, .size = (uint32_t)cfg->size };
 	uint8_t buf[WIRE_FIN_LEN];
 	uint64_t t0, gap = 1000000;
-	size_t len = wire_put_fin(buf, &h, &fin);
+	size_t len = wire_put_fin(buf, &h, &fin, cfg->key.set ? cfg->key.k : NULL);
 
 	/* The socket's GSO size cuts every send on it, the fin too (gso.c). */
 	if (gso_off(f) < 0) {
-		f->fatal = errno;
-		f->stop = STOP_ERROR;
-		f->fatal_call = "setsockopt UDP_SEGMENT 0 before the fin";
+		sys_error_set(&f->error, "setsockopt UDP_SEGMENT 0 before the fin", errno);
+		f->stop = BLAST_STOP_ERROR;
 		return;
 	}
 	t0 = sys_mono_ns();
@@ -172,20 +171,20 @@ void flow_run(struct flow *f)
 	uint64_t deadline = f->deadline_ns;
 
 	f->start_ns = f->end_ns = now;
-	f->stop = STOP_TIME;
+	f->stop = BLAST_STOP_TIME;
 	for (;;) {
 		unsigned want = per_call;
 		long n;
 
 		if (sys_stop) {
-			f->stop = STOP_SIGNAL;
+			f->stop = BLAST_STOP_SIGNAL;
 			break;
 		}
 		if (deadline && now >= deadline)
 			break;
 		if (f->quota) {
 			if (f->sent >= f->quota) {
-				f->stop = STOP_COUNT;
+				f->stop = BLAST_STOP_COUNT;
 				break;
 			}
 			if (f->quota - f->sent < want)
@@ -205,9 +204,8 @@ void flow_run(struct flow *f)
 			if (e != EINTR)
 				count_error(f, e);
 			if (e != EINTR && e != ECONNREFUSED && e != ENOBUFS && e != EAGAIN && e != ENOMEM) {
-				f->fatal = e;
-				f->fatal_call = "send";
-				f->stop = STOP_ERROR;
+				sys_error_set(&f->error, "send", e);
+				f->stop = BLAST_STOP_ERROR;
 				break;
 			}
 		} else {
@@ -227,8 +225,8 @@ void flow_run(struct flow *f)
 	 * last datagram went one interval or more before the deadline or the signal). Stopped by
 	 * -n, a paced flow's window ends where its next datagram would have been due. */
 	if (cfg->rate) {
-		uint64_t until = f->stop == STOP_TIME ? deadline : f->stop == STOP_SIGNAL ? now :
-				 f->stop == STOP_COUNT ? rate_due_ns(&f->rate) : f->end_ns;
+		uint64_t until = f->stop == BLAST_STOP_TIME ? deadline : f->stop == BLAST_STOP_SIGNAL ? now :
+				 f->stop == BLAST_STOP_COUNT ? rate_due_ns(&f->rate) : f->end_ns;
 		if (until > f->end_ns)
 			f->end_ns = until;
 	}
@@ -239,7 +237,7 @@ void flow_run(struct flow *f)
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
 {
 	memset(t, 0, sizeof *t);
-	t->stop = STOP_TIME;
+	t->stop = BLAST_STOP_TIME;
 	for (unsigned i = 0; i < n; i++) {
 		const struct flow *f = &fs[i];
 		t->sent += f->sent;

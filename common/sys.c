@@ -1,4 +1,5 @@
-/* sys: the small operating-system readings both tools need. */
+/* sys: the small operating-system readings both tools need, and how their threads' failed
+ * calls are said. */
 #include "sys.h"
 
 #include <err.h>
@@ -151,4 +152,35 @@ int sys_start(void)
 		return -1;
 	}
 	return 0;
+}
+
+void sys_error_set(struct sys_error *e, const char *call, int err)
+{
+	e->call = call;
+	e->err = err;
+}
+
+unsigned sys_error_print(const struct sys_error *const *e, unsigned n, const char *what)
+{
+	unsigned failed = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned same = 0, earlier = 0;
+
+		if (!e[i]->call)
+			continue;
+		failed++;
+		for (unsigned k = 0; k < n; k++)
+			if (e[k]->call && strcmp(e[k]->call, e[i]->call) == 0 && e[k]->err == e[i]->err) {
+				same++;
+				earlier += k < i;
+			}
+		if (earlier)
+			continue;
+		if (same > 1)
+			warnx("%s: %s (%u %s)", e[i]->call, strerror(e[i]->err), same, what);
+		else
+			warnx("%s: %s", e[i]->call, strerror(e[i]->err));
+	}
+	return failed;
 }

@@ -32,4 +32,16 @@ unsigned sys_ncpu(void);
 /* Random bytes for run ids and payloads (getrandom, falling back to the clock). */
 void sys_random(void *buf, unsigned long len);
 
+/* A system call that ended one thread's work (a flow, a receive thread), kept for the main
+ * thread to say once the threads are joined. call NULL: none failed. */
+struct sys_error {
+	const char *call;
+	int err;                    /* its errno */
+};
+void sys_error_set(struct sys_error *e, const char *call, int err);
+/* Says each distinct failure among the n once on stderr, "PROG: CALL: errno text", and
+ * "(K WHAT)" after it when K of them failed alike; those without one (stopped because of the
+ * others) say nothing. Returns how many failed. */
+unsigned sys_error_print(const struct sys_error *const *e, unsigned n, const char *what);
+
 #endif

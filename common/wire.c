@@ -4,6 +4,8 @@
 #include <endian.h>
 #include <string.h>
 
+#include "key.h"
+
 /* Big-endian fields at any alignment: one byte swap and one move each (the getters are in
  * wire.h, inline for suck's receive loop). */
 static void put16(uint8_t *p, uint16_t v) { v = htobe16(v); memcpy(p, &v, sizeof v); }
@@ -28,7 +30,12 @@ void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns)
 	put64(buf + 24, send_ns);
 }
 
-size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f)
+uint64_t wire_fin_tag(const uint8_t *buf, const uint8_t *key)
+{
+	return key_siphash(key, buf, WIRE_FIN_TAGGED);
+}
+
+size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f, const uint8_t *key)
 {
 	struct wire_hdr fh = *h;
 
@@ -38,6 +45,8 @@ size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fi
 	put64(buf + WIRE_HDR_LEN + 8, f->bytes);
 	put64(buf + WIRE_HDR_LEN + 16, f->duration_ns);
 	put16(buf + WIRE_HDR_LEN + 24, f->flows);
+	put32(buf + WIRE_HDR_LEN + 26, f->size);
+	put64(buf + WIRE_FIN_TAGGED, key ? wire_fin_tag(buf, key) : f->tag);
 	return WIRE_FIN_LEN;
 }
 
@@ -49,6 +58,8 @@ int wire_get_fin(const uint8_t *buf, size_t len, struct wire_hdr *h, struct wire
 	f->bytes = wire_get64(buf + WIRE_HDR_LEN + 8);
 	f->duration_ns = wire_get64(buf + WIRE_HDR_LEN + 16);
 	f->flows = wire_get16(buf + WIRE_HDR_LEN + 24);
+	f->size = wire_get32(buf + WIRE_HDR_LEN + 26);
+	f->tag = wire_get64(buf + WIRE_FIN_TAGGED);
 	if (f->flows == 0 || f->flows > WIRE_MAX_FLOWS || h->flow >= f->flows)
 		return -1;
 	return 0;

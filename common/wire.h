@@ -11,8 +11,9 @@
 #define WIRE_MAGIC      0x424c5354u /* "BLST" */
 #define WIRE_VERSION    1
 #define WIRE_HDR_LEN    32
-#define WIRE_FIN_LEN    (WIRE_HDR_LEN + 26)
-#define WIRE_MAX_FLOWS  256         /* flow ids suck tracks; blast -j is capped at this */
+#define WIRE_FIN_TAGGED (WIRE_HDR_LEN + 30) /* the bytes of a fin its tag covers */
+#define WIRE_FIN_LEN    (WIRE_FIN_TAGGED + 8)
+#define WIRE_MAX_FLOWS  256         /* flow ids the wire and suck allow; blast -j stays below */
 /* No flow sends this many (at 100 million datagrams a second, a month): a larger sequence is
  * malformed. Small enough that the sums over every flow (256 x 2^48 datagrams) can never wrap
  * 64 bits, so sent, valid and lost are exact integers, whatever a datagram claims. */
@@ -33,6 +34,9 @@ struct wire_fin {
 	uint64_t bytes;       /* bytes this flow sent */
 	uint64_t duration_ns; /* the flow's send window */
 	uint16_t flows;       /* flows in the run */
+	uint32_t size;        /* bytes of every datagram of the run */
+	uint64_t tag;         /* SipHash-2-4 of the fin's first WIRE_FIN_TAGGED bytes under the
+				 run key; 0 without a key */
 };
 
 void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h);
@@ -61,9 +65,13 @@ static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *
 	return h->seq < WIRE_SEQ_LIMIT ? 0 : -1;
 }
 
-/* Writes a whole fin (header of type WIRE_FIN + totals); returns its length, WIRE_FIN_LEN. */
-size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f);
-/* 0 when buf is a complete fin with a sane flow count; -1 otherwise. */
+/* Writes a whole fin (header of type WIRE_FIN + totals + tag); returns its length, WIRE_FIN_LEN.
+ * The tag is computed under key (16 bytes) when key is not NULL; otherwise f->tag is written. */
+size_t wire_put_fin(uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f, const uint8_t *key);
+/* 0 when buf is a complete fin with a sane flow count; -1 otherwise. f->tag is the tag as
+ * carried: wire_fin_tag says whether it is right. */
 int wire_get_fin(const uint8_t *buf, size_t len, struct wire_hdr *h, struct wire_fin *f);
+/* The tag a fin in buf (WIRE_FIN_LEN bytes) should carry under key. */
+uint64_t wire_fin_tag(const uint8_t *buf, const uint8_t *key);
 
 #endif

@@ -61,6 +61,8 @@ static void usage(FILE *out)
 "      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram)\n"
+"      --key-file FILE  the run key, 32 hex digits, from FILE ('-' = stdin; default: the\n"
+"                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
@@ -95,7 +97,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_CHECK };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -104,14 +106,15 @@ static void parse(int argc, char **argv)
 		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
-		{ "spin", no_argument, 0, O_SPIN }, { "check", no_argument, 0, O_CHECK },
+		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
+		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
 	int c, batch_set = 0, retain_set = 0;
-	const char *err;
+	const char *err, *key_file = NULL;
 
 	for (int i = 0; variants[i]; i++)
 		names[i] = variants[i]->name, names[i + 1] = NULL;
@@ -139,10 +142,14 @@ static void parse(int argc, char **argv)
 		case O_IDLE: cfg.idle_s = opt_secs("--idle", optarg, 0, 1e7); break;
 		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, SUCK_MIN_RCVBUF, SUCK_MAX_RCVBUF); break;
 		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, SUCK_MAX_THREADS); break;
-		case O_RETAIN: cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, SUCK_MAX_RETAIN); retain_set = 1; break;
+		case O_RETAIN:
+			cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, SUCK_MAX_RETAIN);
+			retain_set = 1;
+			break;
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
+		case O_KEYFILE: key_file = optarg; break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
@@ -155,6 +162,8 @@ static void parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
+	if ((err = key_load(key_file, &cfg.key)))
+		opt_die("%s", err);
 	if (!cfg.variant)
 		cfg.variant = variant_default;
 	if (batch_set && !cfg.variant->batch)
@@ -290,6 +299,7 @@ static int check(void)
 	report_str(&r, "addr", where);
 	report_u64(&r, "port", cfg.port);
 	report_str(&r, "run_id", cfg.run_id ? run : "first");
+	report_u64(&r, "keyed", (uint64_t)cfg.key.set);
 	report_u64(&r, "bufsize", cfg.bufsize);
 	report_u64(&r, "batch", cfg.batch);
 	report_u64(&r, "threads", cfg.threads);
@@ -312,128 +322,6 @@ static int check(void)
 	return 0;
 }
 
-enum { LAT_TOTAL, LAT_STACK, LAT_QUEUE };
-
-/* The percentiles, largest and mean of one delay histogram, in µs; "-" (json null) when not
- * measured. */
-static void add_latency(struct report *r, int which, const struct hist *h)
-{
-	static const char *const keys[3][6] = {
-		{ "lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p999_us", "lat_max_us", "lat_mean_us" },
-		{ "stack_p50_us", "stack_p90_us", "stack_p99_us", "stack_p999_us", "stack_max_us", "stack_mean_us" },
-		{ "queue_p50_us", "queue_p90_us", "queue_p99_us", "queue_p999_us", "queue_max_us", "queue_mean_us" },
-	};
-	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
-
-	for (unsigned i = 0; i < 6; i++) {
-		if (!h)
-			report_none(r, keys[which][i]);
-		else if (i < 4)
-			report_f(r, keys[which][i], (double)hist_quantile(h, qs[i]) / 1e3, 2);
-		else
-			report_f(r, keys[which][i], (i == 4 ? (double)h->max_ns : hist_mean(h)) / 1e3, 2);
-	}
-}
-
-/* Prints the run's figures; the adding up is total_sum's. */
-static void add_report(struct report *r, const struct total *t, const struct rx *rx0, const char *where,
-		       int rcvbuf, uint64_t heap_kib, const struct sys_cpu *c0, const struct sys_cpu *c1)
-{
-	uint64_t received = t->received, bytes = t->bytes;
-	double dur = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0;
-	double cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
-	char spec[48], run[16];
-
-	work_spec(&cfg.work, spec, sizeof spec);
-	snprintf(run, sizeof run, "%08x", rx0->have_run ? rx0->run_id : 0);
-
-	report_str(r, "tool", "suck");
-	report_str(r, "version", version_text);
-	report_str(r, "variant", cfg.variant->name);
-	report_str(r, "work", spec);
-	report_str(r, "addr", where);
-	report_str(r, "run_id", run);
-	report_str(r, "stop", rx_stop_names[t->stop]);
-	report_u64(r, "received", received);
-	report_u64(r, "valid", t->seq.valid);
-	report_u64(r, "foreign", t->foreign);
-	report_u64(r, "other_run", t->other_run);
-	report_u64(r, "other_src", t->other_src);
-	report_u64(r, "truncated", t->truncated);
-	report_u64(r, "dup", t->seq.dup);
-	report_u64(r, "late", t->seq.late);
-	report_u64(r, "reordered", t->seq.reordered);
-	report_u64(r, "sent", t->seq.sent);
-	report_u64(r, "sent_estimated", (uint64_t)t->seq.sent_estimated);
-	report_u64(r, "lost", t->seq.lost);
-	report_u64(r, "dropped", t->dropped);
-	report_u64(r, "elsewhere", t->seq.lost - t->dropped);
-	report_i64(r, "kernel_drops", t->kernel_drops);
-	report_f(r, "segs_per_buf", t->segs_per_buf, 2);
-	report_u64(r, "flows", t->seq.flows);
-	report_u64(r, "fins", t->seq.fins);
-	report_u64(r, "bytes", bytes);
-	report_f(r, "duration_s", dur, 6);
-	report_f(r, "pps", dur > 0 ? (double)received / dur : 0, 0);
-	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);
-	report_f(r, "user_s", c1->user_s - c0->user_s, 3);
-	report_f(r, "sys_s", c1->sys_s - c0->sys_s, 3);
-	report_f(r, "cpu_ns_per_pkt", received ? cpu * 1e9 / (double)received : 0, 1);
-	report_u64(r, "rss_kib", sys_rss_kib());
-	report_u64(r, "heap_kib", heap_kib);
-	report_u64(r, "allocs", t->allocs);
-	report_u64(r, "calls", t->calls);
-	report_u64(r, "idle_calls", t->idle_calls);
-	report_u64(r, "digest", work_digest(&t->work));
-	report_i64(r, "rcvbuf", rcvbuf);
-	report_u64(r, "bufsize", cfg.bufsize);
-	report_u64(r, "batch", cfg.batch);
-	report_u64(r, "threads", cfg.threads);
-	report_u64(r, "retain", cfg.retain);
-	report_f(r, "time_limit_s", cfg.time_s, 3);
-	report_f(r, "idle_s", cfg.idle_s, 3);
-	report_u64(r, "spin", (uint64_t)cfg.spin);
-	report_str(r, "uring_setup", rx0->mech ? rx0->mech : "-");
-	add_latency(r, LAT_TOTAL, t->latency ? &t->lat.total : NULL);
-	add_latency(r, LAT_STACK, t->latency ? &t->lat.stack : NULL);
-	add_latency(r, LAT_QUEUE, t->latency ? &t->lat.queue : NULL);
-	if (t->latency) {
-		report_u64(r, "lat_samples", t->lat.total.n);
-		report_u64(r, "lat_negative", t->lat.negative);
-	} else {
-		report_none(r, "lat_samples");
-		report_none(r, "lat_negative");
-	}
-}
-
-/* Each failure once: the threads whose call failed say why, the same call and errno once with
- * the number of threads; the others only stopped because of them and say nothing. */
-static void report_errors(void)
-{
-	for (unsigned i = 0; i < cfg.threads; i++) {
-		const struct rx *rx = &rxs[i];
-		unsigned same = 0, earlier = 0;
-
-		if (!rx->error_call)
-			continue;
-		for (unsigned k = 0; k < cfg.threads; k++) {
-			const struct rx *o = &rxs[k];
-			if (o->error_call && strcmp(o->error_call, rx->error_call) == 0 && o->error == rx->error) {
-				same++;
-				earlier += k < i;
-			}
-		}
-		if (earlier)
-			continue;
-		if (same > 1) {
-			warnx("%s: %s (%u threads)", rx->error_call, strerror(rx->error), same);
-		} else {
-			errno = rx->error;
-			warn("%s", rx->error_call);
-		}
-	}
-}
-
 /* The sockets and their receive threads' state, one per -j, all bound to -a and -p (with -p 0
  * the first takes a free port and the others join it), then "listening on" for the scripts.
  * 0, or the exit code with the message said. */
@@ -443,6 +331,8 @@ static int setup(char *where, size_t len, int *rcvbuf)
 
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
+	sh.key = cfg.key;
+	sh.start_real_ns = sys_real_ns();
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int fd = open_socket(&a), st;
 		if (fd < 0)
@@ -498,8 +388,10 @@ static int run(void)
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1)
 {
 	static struct total tot;
+	const struct sys_error *errs[SUCK_MAX_THREADS];
 	const struct variant *v = cfg.variant;
 	uint64_t heap_kib = sys_heap_kib();
+	struct total_env env;
 	int64_t kdrops = 0;
 	uint32_t other_id = 0;
 	struct report r;
@@ -510,12 +402,13 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 			kdrops = -1;
 		else if (kdrops >= 0)
 			kdrops += d;
-		if (rxs[i].error_call)
-			rc = 1;
+		errs[i] = &rxs[i].error;
 		if (rxs[i].other_id && !other_id)
 			other_id = rxs[i].other_id;
 	}
-	report_errors();
+	/* Each failure once; the threads that only stopped because of it say nothing. */
+	if (sys_error_print(errs, cfg.threads, "threads"))
+		rc = 1;
 	if (cfg.threads == 0)
 		return rc;
 	total_sum(rxs, cfg.threads, kdrops, &tot);
@@ -528,11 +421,16 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
 		      "they are left out of the latency figures (lat_negative)",
 		      (unsigned long long)tot.lat.negative);
+	if (tot.forged_fins)
+		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
+			"counted as foreign (forged_fins)%s\n", (unsigned long long)tot.forged_fins,
+			tot.seq.fins ? "" : ": does blast have the same run key (BS_RUN_KEY or --key-file)?");
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 
 	report_init(&r);
-	add_report(&r, &tot, &rxs[0], where, rcvbuf, heap_kib, c0, c1);
+	env = (struct total_env){ .where = where, .rcvbuf = rcvbuf, .heap_kib = heap_kib, .c0 = *c0, .c1 = *c1 };
+	total_report(&r, &tot, &rxs[0], &env);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		rc = 1;

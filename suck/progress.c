@@ -16,7 +16,8 @@ void suck_progress_start(struct suck_progress *p, int fmt, uint64_t t0)
 void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck_counts *c)
 {
 	double secs = (double)(now - p->t0) / 1e9;
-	double pps = now > p->last_ns ? (double)(c->received - p->last_received) * 1e9 / (double)(now - p->last_ns) : 0;
+	double pps = now > p->last_ns ?
+		     (double)(c->received - p->last_received) * 1e9 / (double)(now - p->last_ns) : 0;
 
 	if (p->fmt == REPORT_TEXT) {
 		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u\n", secs,

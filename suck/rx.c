@@ -75,6 +75,12 @@ void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns)
 		l->negative++;
 		return;
 	}
+	/* Sent before this suck started (a second of slack for the clocks' step): no delay of
+	 * this run, whatever the header says; counted, not sampled. */
+	if (send_ns + 1000000000ull < rx->sh->start_real_ns) {
+		l->outside++;
+		return;
+	}
 	hist_add(&l->total, hand_ns - send_ns);
 	/* A stamp outside [send, hand-off] says the clocks disagree: no split for it. */
 	if (stamp && stamp >= send_ns && stamp <= hand_ns) {
@@ -168,10 +174,9 @@ void rx_first(struct rx *rx)
 	atomic_compare_exchange_strong(&rx->sh->last_ns, &seen, rx->first_ns);
 }
 
-int rx_lock(struct rx *rx, uint32_t run_id, size_t len)
+int rx_lock(struct rx *rx, uint32_t run_id)
 {
 	uint64_t want = 1ull << 32 | run_id, cur = 0;
-	uint32_t none = 0;
 
 	if (!rx->have_run) {
 		/* --run-id, or the first data datagram of any thread, decides the run; the others
@@ -186,8 +191,6 @@ int rx_lock(struct rx *rx, uint32_t run_id, size_t len)
 			rx->other_id = run_id;
 		return 0;
 	}
-	if (len)
-		atomic_compare_exchange_strong(&rx->sh->size, &none, (uint32_t)len);
 	return 1;
 }
 
@@ -221,30 +224,41 @@ static uint64_t clock_read(struct rx *rx)
 	return now;
 }
 
-/* A fin of this run whose totals can be true: at least as many datagrams as the flow's owner
- * saw of it (the owner is the only thread that tracks it), no more than any flow can send, bytes
- * that are that many datagrams of the run's size, and the same number of flows as the first
- * believed fin. A forged or garbled fin must not end the run or set sent. */
-static int fin_believable(struct rx *rx, const struct wire_hdr *h, const struct wire_fin *f)
+/* A fin of this run whose totals can be true: under a run key, a tag that only the key's
+ * holder can make; at least as many datagrams as the flow's owner saw of it (the owner is the
+ * only thread that tracks it), no more than any flow can send, bytes that are that many
+ * datagrams of the fin's size, the same size and number of flows as the first believed fin.
+ * A forged or garbled fin must not end the run or set sent. The size is the fins' word, never a
+ * data datagram's: one datagram of another size sent first must not make the real fins lies. */
+static int fin_believable(struct rx *rx, const uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f)
 {
-	uint64_t run = atomic_load(&rx->sh->run);
-	unsigned flows = atomic_load(&rx->sh->flows);
-	uint32_t size = atomic_load(&rx->sh->size);
+	struct rx_shared *sh = rx->sh;
+	uint64_t run = atomic_load(&sh->run);
+	unsigned flows = atomic_load(&sh->flows);
+	uint32_t none = 0;
 
+	if (sh->key.set) {
+		if (wire_fin_tag(buf, sh->key.k) != f->tag) {
+			rx->forged_fins++;
+			return 0;
+		}
+		/* A proven fin may name the run, even one that sent nothing (no data to lock on). */
+		if (!run) {
+			uint64_t want = 1ull << 32 | h->run_id;
+			if (!atomic_compare_exchange_strong(&sh->run, &run, want))
+				want = run;
+			run = want;
+		}
+	}
 	if (!run || h->run_id != (uint32_t)run)
 		return 0;
 	if (flows && f->flows != flows)
 		return 0;
 	if (f->sent > WIRE_SEQ_LIMIT || f->sent < rx->trk.flow[h->flow].next)
 		return 0;
-	if (size)
-		return f->bytes == f->sent * size; /* below 2^48 x 2^16: no wrap */
-	/* No data of the run seen yet: the size is unknown, but it is the same for every
-	 * datagram and within what UDP carries. */
-	if (f->sent == 0)
-		return f->bytes == 0;
-	return f->bytes % f->sent == 0 && f->bytes / f->sent >= WIRE_HDR_LEN &&
-	       f->bytes / f->sent <= 65535;
+	if (f->size < WIRE_HDR_LEN || f->size > 65535 || f->bytes != f->sent * f->size) /* < 2^64 */
+		return 0;
+	return atomic_compare_exchange_strong(&sh->size, &none, f->size) || none == f->size;
 }
 
 int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
@@ -255,7 +269,7 @@ int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 	unsigned none = 0;
 	uint64_t now;
 
-	if (wire_get_fin(buf, len, &h, &f) < 0 || !fin_believable(rx, &h, &f))
+	if (wire_get_fin(buf, len, &h, &f) < 0 || !fin_believable(rx, buf, &h, &f))
 		return 0;
 	/* Only the flow's source may end it; a fin for a flow nobody has seen claims it. */
 	if (rx->mine[h.flow] != FLOW_MINE || !rx_name_eq(&rx->src[h.flow], src)) {
@@ -382,7 +396,6 @@ void rx_recv_failed(struct rx *rx, int err, const char *call)
 		rx_idle(rx);
 		return;
 	}
-	rx->error = err;
-	rx->error_call = call;
+	sys_error_set(&rx->error, call, err);
 	stop_all(rx, RX_STOP_ERROR);
 }

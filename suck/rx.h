@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 #include "hist.h"
+#include "key.h"
 #include "seq.h"
 #include "suck.h"
 #include "sys.h"
@@ -60,7 +61,10 @@ static inline int rx_name_eq(const struct rx_name *a, const void *b)
  * fin count. */
 struct rx_shared {
 	_Atomic uint64_t run;      /* 1 << 32 | run id once locked (or given), 0 before */
-	_Atomic uint32_t size;     /* the run's datagram size, from its first data datagram */
+	_Atomic uint32_t size;     /* the run's datagram size, from its first believed fin */
+	struct key key;            /* the run key (set before the threads start), or none */
+	uint64_t start_real_ns;    /* CLOCK_REALTIME when suck started: older send times are not
+				      of this run */
 	_Atomic uint8_t owner[WIRE_MAX_FLOWS]; /* thread id + 1 of the flow's owner, 0 = none */
 	_Atomic unsigned fins;     /* flows whose first fin arrived */
 	_Atomic unsigned flows;    /* flows in the run, from the first believed fin */
@@ -82,6 +86,7 @@ struct rx {
 	uint64_t received, bytes, foreign, truncated, allocs;
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
+	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key */
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint64_t calls;            /* receive system calls made, idle and failed ones too */
 	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */
@@ -104,8 +109,7 @@ struct rx {
 	struct suck_progress prog; /* thread 0: the -i lines */
 	void *priv;                /* the variant's buffers */
 	const char *mech;          /* how the variant set up its mechanism, for the report */
-	int error;                 /* errno of a failed receive call */
-	const char *error_call;
+	struct sys_error error;    /* the receive call that ended this thread, if one did */
 };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh);
@@ -139,6 +143,7 @@ enum { FLOW_UNKNOWN, FLOW_MINE, FLOW_OTHERS };
 struct rx_latency {
 	struct hist total, stack, queue;
 	uint64_t negative;         /* send time after the hand-off: clocks not in step */
+	uint64_t outside;          /* send time before suck started: not of this run */
 };
 
 /* Room for the control messages a receive may carry: the UDP_GRO segment size and the
@@ -173,7 +178,7 @@ static inline ssize_t rx_recv(struct rx *rx, void *buf, size_t cap, struct rx_na
  * own from this source (1 when it now does). */
 int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
 void rx_first(struct rx *rx);
-int rx_lock(struct rx *rx, uint32_t run_id, size_t len);
+int rx_lock(struct rx *rx, uint32_t run_id);
 int rx_claim(struct rx *rx, unsigned flow, const void *src);
 
 /* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf, which
@@ -200,7 +205,7 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		/* The header is in the buffer even when -s is smaller (rx->cap holds it): it may
 		 * still tell the run, so that its fins are believed. */
 		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA)
-			rx_lock(rx, h.run_id, 0); /* 0: a truncated length is no datagram size */
+			rx_lock(rx, h.run_id);
 		return;
 	}
 	work_run(&rx->work, buf, len);
@@ -208,7 +213,7 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		rx->foreign++;
 		return;
 	}
-	if ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id, len)) {
+	if ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id)) {
 		rx->foreign++;
 		rx->other_run++;
 		return;

@@ -7,6 +7,7 @@
 #define SUCK_H
 #include <stdint.h>
 
+#include "key.h"
 #include "net.h"
 #include "work.h"
 
@@ -16,6 +17,7 @@
 #define SUCK_MAX_RETAIN  100000 /* --retain */
 #define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
 #define SUCK_MAX_RCVBUF  (1 << 30)
+_Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 in a byte");
 
 struct variant;
 
@@ -34,6 +36,7 @@ struct suck_cfg {
 	int cpu;               /* -1 = not pinned */
 	int fmt;
 	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
+	struct key key;        /* the run key (BS_RUN_KEY or --key-file): believe only fins it tags */
 	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
 	int spin;              /* --spin: never block in a receive call */
 	int check;             /* --check: set up one socket and the variant, report, exit */

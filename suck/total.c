@@ -1,7 +1,11 @@
-/* total: adding up a run over its threads (see total.h). */
+/* total: adding up a run over its threads, and the report's keys from the sum (see total.h). */
 #include "total.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "variant.h"
+#include "version.h"
 
 void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 {
@@ -16,6 +20,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->foreign += r->foreign;
 		t->other_run += r->other_run;
 		t->other_src += r->other_src;
+		t->forged_fins += r->forged_fins;
 		t->truncated += r->truncated;
 		t->allocs += r->allocs;
 		t->bufs += r->bufs;
@@ -34,6 +39,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			hist_merge(&t->lat.stack, &r->lat->stack);
 			hist_merge(&t->lat.queue, &r->lat->queue);
 			t->lat.negative += r->lat->negative;
+			t->lat.outside += r->lat->outside;
 		}
 		if (r->done != RX_STOP_FIN)
 			t->stop = r->done;
@@ -50,4 +56,104 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 	t->dropped = kernel_drops < 0 ? 0 : (uint64_t)((double)kernel_drops * t->segs_per_buf + 0.5);
 	if (t->dropped > t->seq.lost)
 		t->dropped = t->seq.lost;
+}
+
+enum { LAT_TOTAL, LAT_STACK, LAT_QUEUE };
+
+/* The percentiles, largest and mean of one delay histogram, in µs; "-" (json null) when not
+ * measured. */
+static void add_latency(struct report *r, int which, const struct hist *h)
+{
+	static const char *const keys[3][6] = {
+		{ "lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p999_us", "lat_max_us", "lat_mean_us" },
+		{ "stack_p50_us", "stack_p90_us", "stack_p99_us", "stack_p999_us", "stack_max_us", "stack_mean_us" },
+		{ "queue_p50_us", "queue_p90_us", "queue_p99_us", "queue_p999_us", "queue_max_us", "queue_mean_us" },
+	};
+	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
+
+	for (unsigned i = 0; i < 6; i++) {
+		if (!h)
+			report_none(r, keys[which][i]);
+		else if (i < 4)
+			report_f(r, keys[which][i], (double)hist_quantile(h, qs[i]) / 1e3, 2);
+		else
+			report_f(r, keys[which][i], (i == 4 ? (double)h->max_ns : hist_mean(h)) / 1e3, 2);
+	}
+}
+
+void total_report(struct report *r, const struct total *t, const struct rx *rx0,
+		  const struct total_env *env)
+{
+	const struct suck_cfg *cfg = rx0->cfg;
+	const struct sys_cpu *c0 = &env->c0, *c1 = &env->c1;
+	uint64_t received = t->received, bytes = t->bytes;
+	double dur = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0;
+	double cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
+	char spec[48], run[16];
+
+	work_spec(&cfg->work, spec, sizeof spec);
+	/* the run every thread locked onto (a proven fin may have named it before any data) */
+	snprintf(run, sizeof run, "%08x", (uint32_t)atomic_load(&rx0->sh->run));
+
+	report_str(r, "tool", "suck");
+	report_str(r, "version", version_text);
+	report_str(r, "variant", cfg->variant->name);
+	report_str(r, "work", spec);
+	report_str(r, "addr", env->where);
+	report_str(r, "run_id", run);
+	report_str(r, "stop", rx_stop_names[t->stop]);
+	report_u64(r, "received", received);
+	report_u64(r, "valid", t->seq.valid);
+	report_u64(r, "foreign", t->foreign);
+	report_u64(r, "other_run", t->other_run);
+	report_u64(r, "other_src", t->other_src);
+	report_u64(r, "forged_fins", t->forged_fins);
+	report_u64(r, "keyed", (uint64_t)cfg->key.set);
+	report_u64(r, "truncated", t->truncated);
+	report_u64(r, "dup", t->seq.dup);
+	report_u64(r, "late", t->seq.late);
+	report_u64(r, "reordered", t->seq.reordered);
+	report_u64(r, "sent", t->seq.sent);
+	report_u64(r, "sent_estimated", (uint64_t)t->seq.sent_estimated);
+	report_u64(r, "lost", t->seq.lost);
+	report_u64(r, "dropped", t->dropped);
+	report_u64(r, "elsewhere", t->seq.lost - t->dropped);
+	report_i64(r, "kernel_drops", t->kernel_drops);
+	report_f(r, "segs_per_buf", t->segs_per_buf, 2);
+	report_u64(r, "flows", t->seq.flows);
+	report_u64(r, "fins", t->seq.fins);
+	report_u64(r, "bytes", bytes);
+	report_f(r, "duration_s", dur, 6);
+	report_f(r, "pps", dur > 0 ? (double)received / dur : 0, 0);
+	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);
+	report_f(r, "user_s", c1->user_s - c0->user_s, 3);
+	report_f(r, "sys_s", c1->sys_s - c0->sys_s, 3);
+	report_f(r, "cpu_ns_per_pkt", received ? cpu * 1e9 / (double)received : 0, 1);
+	report_u64(r, "rss_kib", sys_rss_kib());
+	report_u64(r, "heap_kib", env->heap_kib);
+	report_u64(r, "allocs", t->allocs);
+	report_u64(r, "calls", t->calls);
+	report_u64(r, "idle_calls", t->idle_calls);
+	report_u64(r, "digest", work_digest(&t->work));
+	report_i64(r, "rcvbuf", env->rcvbuf);
+	report_u64(r, "bufsize", cfg->bufsize);
+	report_u64(r, "batch", cfg->batch);
+	report_u64(r, "threads", cfg->threads);
+	report_u64(r, "retain", cfg->retain);
+	report_f(r, "time_limit_s", cfg->time_s, 3);
+	report_f(r, "idle_s", cfg->idle_s, 3);
+	report_u64(r, "spin", (uint64_t)cfg->spin);
+	report_str(r, "uring_setup", rx0->mech ? rx0->mech : "-");
+	add_latency(r, LAT_TOTAL, t->latency ? &t->lat.total : NULL);
+	add_latency(r, LAT_STACK, t->latency ? &t->lat.stack : NULL);
+	add_latency(r, LAT_QUEUE, t->latency ? &t->lat.queue : NULL);
+	if (t->latency) {
+		report_u64(r, "lat_samples", t->lat.total.n);
+		report_u64(r, "lat_negative", t->lat.negative);
+		report_u64(r, "lat_outside", t->lat.outside);
+	} else {
+		report_none(r, "lat_samples");
+		report_none(r, "lat_negative");
+		report_none(r, "lat_outside");
+	}
 }

@@ -1,15 +1,18 @@
-/* total: a run's figures added up over every receive thread, apart from printing them, so that
- * the arithmetic (sums, the receive window, dropped scaled for gro) is unit-tested on its own. */
+/* total: a run's figures added up over every receive thread, and laid out as the report's keys,
+ * apart from printing them, so that the arithmetic (sums, the receive window, dropped scaled
+ * for gro) and the report's size are unit-tested on their own. */
 #ifndef TOTAL_H
 #define TOTAL_H
 #include <stdint.h>
 
+#include "report.h"
 #include "rx.h"
 #include "seq.h"
+#include "sys.h"
 #include "work.h"
 
 struct total {
-	uint64_t received, bytes, foreign, other_run, other_src, truncated, allocs, bufs, calls,
+	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, truncated, allocs, bufs, calls,
 		 idle_calls;
 	uint64_t first_ns, last_ns;  /* the receive window: first and last datagram, any thread */
 	enum rx_stop stop;           /* fin, unless some thread stopped for another reason */
@@ -24,5 +27,17 @@ struct total {
 
 /* Adds up n threads' counts; merges every tracker into rx[0]'s, which it changes. */
 void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t);
+
+/* What main measured around the receive threads, for the report. */
+struct total_env {
+	const char *where;           /* the address bound, ADDR:PORT */
+	int rcvbuf;                  /* as the kernel granted it */
+	uint64_t heap_kib;           /* after the threads, before the variants free their buffers */
+	struct sys_cpu c0, c1;       /* before and after the threads */
+};
+/* The run's figures as report keys: suck's report, the largest either tool prints (a unit test
+ * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */
+void total_report(struct report *r, const struct total *t, const struct rx *rx0,
+		  const struct total_env *env);
 
 #endif

@@ -116,6 +116,18 @@ bad suck -w histo
 bad suck -a 300.1.1.1
 bad suck -a no.such.host.invalid
 
+# A run key (never on the command line): keyed says it was read; a bad one is bad usage, as in a run.
+export BS_RUN_KEY=00112233445566778899aabbccddeeff
+"$BIN/blast" --check -o tsv >"$TMP/k1" 2>/dev/null
+is "$TMP/k1" keyed 1
+"$BIN/suck" --check -o tsv >"$TMP/k2" 2>/dev/null
+is "$TMP/k2" keyed 1
+is "$TMP/b1" keyed 0
+BS_RUN_KEY=nothex
+bad blast -p 9 -n 1
+bad suck -p 0 -t 1ms
+unset BS_RUN_KEY
+
 # --- a missing feature: exit 4 and the run's message, from a kernel that lacks it (simulated by
 # a seccomp filter that fails the one call the feature needs)
 if "$BIN/nofeature" gro true 2>"$TMP/nf.err"; then

@@ -126,6 +126,114 @@ for what in fin ahead; do
 	if no_drops "$S" "$n"; then check "$n: nothing lost" test "$(field "$S" lost)" = 0; fi
 done
 
+# 5. The run key (BS_RUN_KEY or --key-file, never on a command line): what ps shows (the run id,
+# the port) is not enough to end a run or set sent.
+KEY=0123456789abcdef0123456789abcdef
+# a) A forged fin (sent 0) before blast's first datagram: without a key it is believed and ends
+# the run; with the key it is a forgery, and blast's own fin ends the run.
+for keyed in 0 1; do
+	n=forged-early-$keyed
+	if [ $keyed = 1 ]; then export BS_RUN_KEY=$KEY; else unset BS_RUN_KEY; fi
+	start_suck "$n" --run-id $RUN -R 4M -o tsv --idle 5 -t 20 || fail "$n: suck did not start"
+	env -u BS_RUN_KEY "$BIN/inject" fin "$PORT" $RUN 100 0 0 1
+	"$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 300 -r 3000 -o tsv >"$TMP/$n.blast" 2>/dev/null
+	check "$n: suck ends" wait_pid "$SUCK_PID" 20
+	S=$TMP/$n.out
+	identities "$S" "$n"
+	check "$n: keyed $keyed in the report" test "$(field "$S" keyed)" = $keyed
+	check "$n: blast says keyed $keyed" test "$(field "$TMP/$n.blast" keyed)" = $keyed
+	if [ $keyed = 1 ]; then
+		check "$n: the forged fin is counted" test "$(field "$S" forged_fins)" = 1
+		check "$n: blast's fin sets sent ($(field "$S" sent))" test "$(field "$S" sent)" = 300
+		check "$n: ends on blast's fin" test "$(field "$S" stop)" = fin
+		if no_drops "$S" "$n"; then check "$n: valid 300" test "$(field "$S" valid)" = 300; fi
+		check "$n: a warning names the forged fin" grep -q "forged_fins" "$TMP/$n.err"
+	else
+		check "$n: without a key the forged fin ends the run ($(field "$S" received))" \
+			test "$(field "$S" sent)" = 0 -a "$(field "$S" stop)" = fin
+	fi
+done
+export BS_RUN_KEY=$KEY
+# b) A fin for a flow blast does not use, claiming two flows: forged, so blast's one flow ends
+# the run and sets sent.
+n=forged-flows
+start_suck "$n" --run-id $RUN -R 4M -i 0.05 -o tsv --idle 10 -t 60 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 3000 -r 3000 -o tsv >"$TMP/$n.blast" 2>/dev/null &
+BPID=$!
+PIDS="$PIDS $BPID"
+wait_received "$n"
+env -u BS_RUN_KEY "$BIN/inject" fin "$PORT" $RUN 100 1 999999999999 2
+check "$n: blast ends" wait_pid "$BPID" 30
+check "$n: suck ends" wait_pid "$SUCK_PID" 30
+S=$TMP/$n.out
+identities "$S" "$n"
+check "$n: sent 3000 ($(field "$S" sent))" test "$(field "$S" sent)" = 3000
+check "$n: one flow" test "$(field "$S" flows)" = 1
+check "$n: forged" test "$(field "$S" forged_fins)" = 1
+check "$n: ends on blast's fin" test "$(field "$S" stop)" = fin
+# c) One datagram of another size sent first (on a flow blast does not use) no longer decides
+# the run's size: blast's fin is believed; with and without a key. d) With --latency, its send
+# time (1 ns after the epoch) is outside the run: counted, not sampled.
+for keyed in 0 1; do
+	n=size-first-$keyed
+	if [ $keyed = 1 ]; then export BS_RUN_KEY=$KEY; else unset BS_RUN_KEY; fi
+	start_suck "$n" --run-id $RUN --latency -R 4M -o tsv --idle 5 -t 20 || fail "$n: suck did not start"
+	INJECT_SEND_NS=1 "$BIN/inject" data "$PORT" $RUN 100 3 0 1
+	"$BIN/blast" -p "$PORT" --run-id $RUN -s 500 -n 300 -r 3000 -o tsv >"$TMP/$n.blast" 2>/dev/null
+	check "$n: suck ends" wait_pid "$SUCK_PID" 20
+	S=$TMP/$n.out
+	identities "$S" "$n"
+	check "$n: blast's fin believed ($(field "$S" fins))" test "$(field "$S" fins)" = 1
+	check "$n: ends on the fin ($(field "$S" stop))" test "$(field "$S" stop)" = fin
+	check "$n: sent counts blast's 300 and the stranger's flow, estimated ($(field "$S" sent))" \
+		test "$(field "$S" sent)" = 301 -a "$(field "$S" sent_estimated)" = 1
+	check "$n: the epoch-old send time is outside the run" test "$(field "$S" lat_outside)" = 1
+	check "$n: and not in the maximum ($(field "$S" lat_max_us) us)" \
+		awk -v m="$(field "$S" lat_max_us)" 'BEGIN { exit !(m + 0 < 10000000) }'
+done
+export BS_RUN_KEY=$KEY
+# e) A run that sent nothing (blast's first send failed): its keyed fin names the run even
+# without --run-id and ends suck at once; without a key suck cannot tell it from a forgery and
+# waits for -t.
+n=empty-keyed
+start_suck "$n" -o tsv -t 30 || fail "$n: suck did not start"
+"$BIN/inject" fin "$PORT" 4711 100 0 0 1
+check "$n: suck ends on the fin, long before -t" wait_pid "$SUCK_PID" 15
+S=$TMP/$n.out
+check "$n: stop fin, sent 0" test "$(field "$S" stop)" = fin -a "$(field "$S" sent)" = 0
+check "$n: the fin's run" test "$(field "$S" run_id)" = 00001267
+unset BS_RUN_KEY
+n=empty-unkeyed
+start_suck "$n" -o tsv -t 1 || fail "$n: suck did not start"
+"$BIN/inject" fin "$PORT" 4711 100 0 0 1
+check "$n: suck ends" wait_pid "$SUCK_PID" 15
+check "$n: without a key and a run, only -t ends it" test "$(field "$TMP/$n.out" stop)" = time
+# f) blast without the key, suck with it: the fins are not believed and suck says why.
+n=key-suck-only
+BS_RUN_KEY=$KEY start_suck "$n" --run-id $RUN -o tsv --idle 1 -t 20 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 100 -r 2000 -o tsv >/dev/null 2>&1
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+check "$n: not on a fin" test "$(field "$TMP/$n.out" stop)" = idle
+check "$n: the warning asks about the key" grep -q "same run key" "$TMP/$n.err"
+# g) The key is taken from a file or standard input, and a bad one is refused by both tools.
+printf '%s\n' "$KEY" >"$TMP/key"
+n=key-file
+start_suck "$n" --run-id $RUN --key-file "$TMP/key" -o tsv --idle 5 -t 20 || fail "$n: suck did not start"
+printf '%s\n' "$KEY" | "$BIN/blast" -p "$PORT" --run-id $RUN --key-file - -s 100 -n 100 -r 2000 -o tsv \
+	>"$TMP/$n.blast" 2>/dev/null
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+check "$n: ends on the keyed fin" test "$(field "$TMP/$n.out" stop)" = fin -a "$(field "$TMP/$n.out" keyed)" = 1
+check "$n: blast keyed from stdin" test "$(field "$TMP/$n.blast" keyed)" = 1
+check "$n: the key is not on suck's command line" sh -c "! grep -q $KEY /proc/$SUCK_PID/cmdline 2>/dev/null"
+for tool in blast suck; do
+	BS_RUN_KEY=0123 "$BIN/$tool" -p 9 -t 1 >/dev/null 2>"$TMP/bad.err"
+	check "$tool: a short BS_RUN_KEY: exit 2" test $? = 2
+	check "$tool: names BS_RUN_KEY" grep -q BS_RUN_KEY "$TMP/bad.err"
+	"$BIN/$tool" --key-file "$TMP/nonexistent" -p 9 -t 1 >/dev/null 2>"$TMP/bad.err"
+	check "$tool: a missing key file: exit 2" test $? = 2
+	check "$tool: names the file" grep -q "nonexistent" "$TMP/bad.err"
+done
+
 # --run-id is checked like blast's.
 for bad in 0 4294967296 x 1x; do
 	"$BIN/suck" --run-id "$bad" >/dev/null 2>"$TMP/bad.err"

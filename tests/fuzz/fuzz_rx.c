@@ -44,7 +44,7 @@ static void check_round_trip(const uint8_t *p, size_t n)
 			abort();
 	}
 	if (wire_get_fin(p, n, &h, &f) == 0) {
-		wire_put_fin(again, &h, &f);
+		wire_put_fin(again, &h, &f, NULL);
 		if (memcmp(again, p, WIRE_FIN_LEN) != 0 || f.flows == 0 || h.flow >= f.flows)
 			abort();
 	}

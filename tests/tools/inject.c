@@ -11,6 +11,10 @@
  *   inject fin PORT RUN_ID SIZE FLOW SENT FLOWS
  *                                     one fin of FLOW claiming SENT datagrams of SIZE bytes
  *
+ * Data headers carry the time of sending, or INJECT_SEND_NS when it is set.
+ * Fins are tagged under the run key in BS_RUN_KEY when it is set (as blast tags them), and
+ * carry tag 0 otherwise: with a key in suck and none here, every fin is a forgery.
+ *
  * Prints, as tsv, what suck should count: foreign, truncated, valid, dup, reordered, sent. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,9 +27,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "key.h"
 #include "wire.h"
 
 static int fd;
+static struct key key;
+static size_t fin_size; /* SIZE: the datagram size every fin claims */
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next_rand(void)
@@ -61,9 +68,22 @@ static void out(const uint8_t *buf, size_t len)
 	pace(n++);
 }
 
+/* The send time in every data header: now (CLOCK_REALTIME, as blast writes it), or the value
+ * of INJECT_SEND_NS, for a stamp outside the run. */
+static uint64_t send_ns(void)
+{
+	const char *e = getenv("INJECT_SEND_NS");
+	struct timespec ts;
+
+	if (e)
+		return strtoull(e, NULL, 0);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void data(uint8_t *buf, size_t size, uint32_t run, uint16_t flow, uint64_t seq)
 {
-	struct wire_hdr h = { .type = WIRE_DATA, .flow = flow, .run_id = run, .seq = seq, .send_ns = 1 };
+	struct wire_hdr h = { .type = WIRE_DATA, .flow = flow, .run_id = run, .seq = seq, .send_ns = send_ns() };
 
 	memset(buf, 0xab, size);
 	wire_put_hdr(buf, &h);
@@ -74,9 +94,10 @@ static void fin(uint32_t run, uint16_t flow, uint64_t sent, uint64_t bytes, uint
 {
 	uint8_t buf[WIRE_FIN_LEN];
 	struct wire_hdr h = { .flow = flow, .run_id = run };
-	struct wire_fin f = { .sent = sent, .bytes = bytes, .duration_ns = 1000, .flows = flows };
+	struct wire_fin f = { .sent = sent, .bytes = bytes, .duration_ns = 1000, .flows = flows,
+			      .size = (uint32_t)fin_size };
 
-	out(buf, wire_put_fin(buf, &h, &f));
+	out(buf, wire_put_fin(buf, &h, &f, key.set ? key.k : NULL));
 }
 
 static int hostile(uint32_t run, size_t size)
@@ -101,8 +122,8 @@ static int hostile(uint32_t run, size_t size)
 	for (int type = 0; type < 2; type++) { /* fins cut short, of this run */
 		uint8_t f[WIRE_FIN_LEN];
 		struct wire_hdr h = { .run_id = run };
-		struct wire_fin t = { .sent = 1, .bytes = size, .flows = 1 };
-		wire_put_fin(f, &h, &t);
+		struct wire_fin t = { .sent = 1, .bytes = size, .flows = 1, .size = (uint32_t)size };
+		wire_put_fin(f, &h, &t, key.set ? key.k : NULL);
 		out(f, WIRE_FIN_LEN - 1 - (size_t)type * 10);
 		foreign++;
 	}
@@ -182,8 +203,14 @@ int main(int argc, char **argv)
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	run = (uint32_t)strtoul(argv[3], NULL, 10);
 	size = strtoul(argv[4], NULL, 10);
+	fin_size = size;
 	if (size < (strcmp(argv[1], "data") == 0 ? WIRE_HDR_LEN : WIRE_FIN_LEN) || size > 3000) {
 		fprintf(stderr, "inject: SIZE %zu outside %d..3000\n", size, WIRE_FIN_LEN);
+		return 2;
+	}
+	const char *why = key_load(NULL, &key);
+	if (why) {
+		fprintf(stderr, "inject: %s\n", why);
 		return 2;
 	}
 	fd = socket(AF_INET, SOCK_DGRAM, 0);

@@ -86,13 +86,13 @@ static void test_flows(void)
 	fs[0].sent = 10; fs[0].bytes = 1000; fs[0].calls = 3; fs[0].start_ns = 500; fs[0].end_ns = 900;
 	fs[1].sent = 20; fs[1].bytes = 2000; fs[1].calls = 4; fs[1].start_ns = 400; fs[1].end_ns = 800;
 	fs[1].errors = 3; fs[1].err_by[ENOBUFS] = 2; fs[1].err_by[0] = 1;
-	fs[1].stop = STOP_SIGNAL;
+	fs[1].stop = BLAST_STOP_SIGNAL;
 	hist_add(&fs[0].gaps, 100);
 	hist_add(&fs[1].gaps, 300);
 	flow_sum(fs, 2, &t);
 	CHECK(t.sent == 30 && t.bytes == 3000 && t.calls == 7 && t.errors == 3, "flow sums");
 	CHECK(t.start_ns == 400 && t.end_ns == 900, "window over flows");
-	CHECK(t.stop == STOP_SIGNAL, "the most severe stop");
+	CHECK(t.stop == BLAST_STOP_SIGNAL, "the most severe stop");
 	CHECK(t.gaps.n == 2 && t.gaps.max_ns == 300, "gaps merged");
 	CHECK(strcmp(t.detail, "other:1,ENOBUFS:2") == 0, "errors per errno: '%s'", t.detail);
 }

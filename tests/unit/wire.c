@@ -91,7 +91,7 @@ static void test_layout(void)
 	wire_put_hdr(buf, &f);
 	CHECK(buf[5] == 1, "fin type %u", buf[5]);
 	CHECK(WIRE_HDR_LEN == 32, "header length %d", WIRE_HDR_LEN);
-	CHECK(WIRE_FIN_LEN == 58, "fin length %d", WIRE_FIN_LEN);
+	CHECK(WIRE_FIN_LEN == 70, "fin length %d", WIRE_FIN_LEN);
 }
 
 static void test_reject(void)
@@ -225,13 +225,13 @@ static void test_put_seq(void)
 static void test_fin(void)
 {
 	const struct wire_hdr h = { WIRE_DATA, 2, 0xcafef00du, 777, 888 };
-	const struct wire_fin f = { 1000001, 1450001450ull, 10000000123ull, 4 };
+	const struct wire_fin f = { 1000001, 1450001450ull, 10000000123ull, 4, 1450, 0x0102030405060708ull };
 	uint8_t buf[WIRE_FIN_LEN + 4], good[WIRE_FIN_LEN];
 	struct wire_hdr oh;
 	struct wire_fin of;
 
 	memset(buf, 0xee, sizeof buf);
-	CHECK(wire_put_fin(buf, &h, &f) == WIRE_FIN_LEN, "fin length");
+	CHECK(wire_put_fin(buf, &h, &f, NULL) == WIRE_FIN_LEN, "fin length");
 	for (size_t i = WIRE_FIN_LEN; i < sizeof buf; i++)
 		CHECK(buf[i] == 0xee, "byte %zu past the fin written", i);
 	memcpy(good, buf, sizeof good);
@@ -243,6 +243,8 @@ static void test_fin(void)
 	CHECK(be(buf + 40, 8) == 1450001450ull, "fin bytes");
 	CHECK(be(buf + 48, 8) == 10000000123ull, "fin duration");
 	CHECK(be(buf + 56, 2) == 4, "fin flows");
+	CHECK(be(buf + 58, 4) == 1450, "fin size");
+	CHECK(be(buf + 62, 8) == 0x0102030405060708ull, "fin tag as given, without a key");
 
 	memset(&oh, 0, sizeof oh);
 	memset(&of, 0, sizeof of);
@@ -250,7 +252,7 @@ static void test_fin(void)
 	CHECK(oh.type == WIRE_FIN && oh.flow == 2 && oh.run_id == 0xcafef00du && oh.seq == 777 &&
 	      oh.send_ns == 888, "fin header fields");
 	CHECK(of.sent == 1000001 && of.bytes == 1450001450ull && of.duration_ns == 10000000123ull &&
-	      of.flows == 4, "fin fields");
+	      of.flows == 4 && of.size == 1450 && of.tag == 0x0102030405060708ull, "fin fields");
 	CHECK(h.type == WIRE_DATA, "wire_put_fin does not change the caller's header");
 	/* A fin is also a valid header. */
 	CHECK(wire_get_hdr(buf, WIRE_FIN_LEN, &oh) == 0 && oh.type == WIRE_FIN, "fin as header");
@@ -259,18 +261,20 @@ static void test_fin(void)
 	{
 		const struct wire_hdr mh = { WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1,
 					     UINT64_MAX };
-		const struct wire_fin mf = { UINT64_MAX, UINT64_MAX, UINT64_MAX, WIRE_MAX_FLOWS };
-		wire_put_fin(buf, &mh, &mf);
+		const struct wire_fin mf = { UINT64_MAX, UINT64_MAX, UINT64_MAX, WIRE_MAX_FLOWS, UINT32_MAX,
+					     UINT64_MAX };
+		wire_put_fin(buf, &mh, &mf, NULL);
 		CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == 0, "max fin accepted");
 		CHECK(oh.flow == WIRE_MAX_FLOWS - 1 && oh.run_id == UINT32_MAX && of.sent == UINT64_MAX &&
-		      of.bytes == UINT64_MAX && of.duration_ns == UINT64_MAX && of.flows == WIRE_MAX_FLOWS,
+		      of.bytes == UINT64_MAX && of.duration_ns == UINT64_MAX && of.flows == WIRE_MAX_FLOWS &&
+		      of.size == UINT32_MAX && of.tag == UINT64_MAX,
 		      "max fin fields");
 	}
 	/* The smallest: one flow, flow 0, nothing sent. */
 	{
 		const struct wire_hdr zh = { WIRE_DATA, 0, 0, 0, 0 };
-		const struct wire_fin zf = { 0, 0, 0, 1 };
-		wire_put_fin(buf, &zh, &zf);
+		const struct wire_fin zf = { 0, 0, 0, 1, 0, 0 };
+		wire_put_fin(buf, &zh, &zf, NULL);
 		CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == 0 && of.flows == 1 && of.sent == 0,
 		      "one-flow empty fin");
 	}
@@ -324,6 +328,27 @@ static void test_fin(void)
 	CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == -1, "fin with seq 2^48");
 	/* The base case still passes. */
 	CHECK(wire_get_fin(good, WIRE_FIN_LEN, &oh, &of) == 0, "fin base case");
+
+	/* Under a key: the tag is SipHash of everything before it, so any changed byte, or
+	 * another key, gives another tag. */
+	{
+		uint8_t k[16], k2[16];
+		for (int i = 0; i < 16; i++)
+			k[i] = (uint8_t)(i * 7 + 1), k2[i] = k[i];
+		k2[9] ^= 4;
+		wire_put_fin(buf, &h, &f, k);
+		CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == 0 && of.tag == wire_fin_tag(buf, k),
+		      "a keyed fin carries its tag");
+		CHECK(of.tag != f.tag, "the key's tag, not the one in the struct");
+		CHECK(wire_fin_tag(buf, k2) != of.tag, "another key, another tag");
+		int same = 0;
+		for (size_t i = 0; i < WIRE_FIN_TAGGED; i++) {
+			buf[i] ^= 0x10;
+			same += wire_fin_tag(buf, k) == of.tag;
+			buf[i] ^= 0x10;
+		}
+		CHECK(same == 0, "%d changed bytes kept the tag", same);
+	}
 }
 
 /* What wire_get_hdr must decide for buf, written independently of wire.c. */
@@ -338,7 +363,7 @@ static int fin_ok(const uint8_t *p, size_t len)
 {
 	uint64_t flows;
 
-	if (len < 58 || !hdr_ok(p, len) || p[5] != 1)
+	if (len < 70 || !hdr_ok(p, len) || p[5] != 1)
 		return 0;
 	flows = be(p + 56, 2);
 	return flows >= 1 && flows <= WIRE_MAX_FLOWS && be(p + 6, 2) < flows;
