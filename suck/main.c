@@ -26,7 +26,7 @@
 #include "version.h"
 
 const struct variant *const variants[] = {
-	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, NULL,
+	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, &variant_xdp, NULL,
 };
 const struct variant *const variant_default = &variant_buffer;
 
@@ -69,6 +69,8 @@ static void usage(FILE *out)
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
 "      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
 "                       time of the --cpu CPUs as the kernel's receive work (off)\n"
+"      --xdp-dev DEV    xdp: the device to attach to (the one that holds -a's address)\n"
+"      --xdp-zc         xdp: AF_XDP in zero-copy mode, where the driver offers it (copy)\n"
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -100,7 +102,8 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
+	       O_XDPDEV, O_XDPZC };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -111,6 +114,7 @@ static void parse(int argc, char **argv)
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
 		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
 		{ "rx-dev", required_argument, 0, O_RXDEV },
+		{ "xdp-dev", required_argument, 0, O_XDPDEV }, { "xdp-zc", no_argument, 0, O_XDPZC },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
@@ -159,6 +163,12 @@ static void parse(int argc, char **argv)
 				opt_die("--rx-dev '%s': a device name of 1..15 characters, no '/'", optarg);
 			cfg.rx_dev = optarg;
 			break;
+		case O_XDPDEV:
+			if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
+				opt_die("--xdp-dev '%s': a device name of 1..15 characters, no '/'", optarg);
+			cfg.xdp_dev = optarg;
+			break;
+		case O_XDPZC: cfg.xdp_zc = 1; break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
@@ -184,6 +194,8 @@ static void parse(int argc, char **argv)
 		opt_die("--retain applies to -m copy only");
 	if (cfg.spin && !cfg.variant->spins)
 		opt_die("--spin applies to -m%s; %s cannot poll", spin_names(), cfg.variant->name);
+	if ((cfg.xdp_dev || cfg.xdp_zc) && !cfg.variant->device)
+		opt_die("%s applies to -m xdp only", cfg.xdp_dev ? "--xdp-dev" : "--xdp-zc");
 	if ((err = net_resolve(cfg.addr, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.addr, err);
 	/* Every check on the options is above: --check (main) relies on it. */
@@ -255,6 +267,8 @@ static int setup_rx(struct rx *rx, int fd, unsigned id)
 		warn("-m %s: this kernel does not offer it", v->name);
 		return 4;
 	}
+	if (st == VARIANT_USAGE)
+		return 2;
 	if (st < 0) {
 		warn("-m %s: setting up", v->name);
 		return 1;
@@ -324,7 +338,8 @@ static int check(void)
 	else
 		report_none(&r, "cpu");
 	report_f(&r, "interval_s", cfg.interval_s, 3);
-	report_str(&r, "uring_setup", mech ? mech : "-");
+	report_str(&r, "uring_setup", mech && !cfg.variant->device ? mech : "-");
+	report_str(&r, "xdp_setup", mech && cfg.variant->device ? mech : "-");
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		return 1;
@@ -408,7 +423,7 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 	struct report r;
 
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int64_t d = net_drops(rxs[i].fd);
+		int64_t d = rx_drops(&rxs[i]);
 		if (d < 0)
 			kdrops = -1;
 		else if (kdrops >= 0)

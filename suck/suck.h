@@ -41,6 +41,8 @@ struct suck_cfg {
 	int spin;              /* --spin: never block in a receive call */
 	int check;             /* --check: set up one socket and the variant, report, exit */
 	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
+	const char *xdp_dev;   /* --xdp-dev: the device -m xdp attaches to (else -a's) */
+	int xdp_zc;            /* --xdp-zc: AF_XDP in zero-copy mode */
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over

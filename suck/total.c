@@ -173,7 +173,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_f(r, "time_limit_s", cfg->time_s, 3);
 	report_f(r, "idle_s", cfg->idle_s, 3);
 	report_u64(r, "spin", (uint64_t)cfg->spin);
-	report_str(r, "uring_setup", rx0->mech ? rx0->mech : "-");
+	report_str(r, "uring_setup", rx0->mech && !cfg->variant->device ? rx0->mech : "-");
+	report_str(r, "xdp_setup", rx0->mech && cfg->variant->device ? rx0->mech : "-");
 	add_latency(r, LAT_TOTAL, t->latency ? &t->lat.total : NULL);
 	add_latency(r, LAT_STACK, t->latency ? &t->lat.stack : NULL);
 	add_latency(r, LAT_QUEUE, t->latency ? &t->lat.queue : NULL);

@@ -15,14 +15,22 @@ struct variant {
 			     datagram, and -b does not apply */
 	int retains;      /* --retain applies */
 	int spins;        /* --spin applies: its receive calls can poll with MSG_DONTWAIT */
-	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno */
+	int device;       /* receives frames from a device beneath the socket: --xdp-dev and
+			     --xdp-zc apply, and its mech is reported as xdp_setup */
+	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno;
+					  VARIANT_USAGE, the message said */
 	void (*run)(struct rx *rx);
 	void (*teardown)(struct rx *rx);
+	/* The kernel's drops for this thread's receive, where they are not the socket's
+	 * (/proc/net/udp); -1 unknown. NULL: the socket's (rx_drops). */
+	int64_t (*drops)(struct rx *rx);
 };
 
 #define VARIANT_UNSUPPORTED 4 /* the kernel refuses the mechanism: suck exits 4 */
+#define VARIANT_USAGE       2 /* the options do not fit what setup found (said): suck exits 2 */
 
-extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring;
+extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring,
+	variant_xdp;
 /* Every variant in the order of suck -h, NULL-terminated; the first is not the default. */
 extern const struct variant *const variants[];
 extern const struct variant *const variant_default;
