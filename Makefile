@@ -50,11 +50,12 @@ $(B)/suck: $(SUCK_OBJ) $(COMMON_OBJ)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# bare: the bare system-call loops `make perf` sets beside blast and suck; one file, no common/.
-$(B)/bare: perf/bare.c
+# bare: the bare system-call loops `make perf` sets beside blast and suck; one file, and of
+# common/ only the AF_XDP setup its --xdp shares with suck -m xdp.
+$(B)/bare: perf/bare.c $(O)/common/bpf.o $(O)/common/xsk.o
 	@mkdir -p $(@D)
 	@echo "  LD  $@"
-	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # netdev: the device settings wire mode needs (ethtool features, NAPI threads) through the
 # kernel's ioctl, so the scripts need no ethtool; one file, no common/.

@@ -231,6 +231,18 @@ check "... naming the queues" grep -q "^suck: -j 3: $MR has 2 receive queues" "$
 inR "$BIN/suck" -m xdp -a "$A4" -p 0 -j 2 --check >/dev/null 2>&1
 check "-j 2 on one queue: exit 2" test $? = 2
 
+# --- the bare twin: the same program and rings, every frame counted, exactly -n of them
+n=bare
+if [ -x "$BIN/bare" ] && start_listener $n ip netns exec "$R" "$BIN/bare" recv --xdp "$DR" -a "$A4" -p 0 -n 3000; then
+	inS "$BIN/blast" -a "$A4" -p "$PORT" -n 3000 -r 20000 -s 64 -o tsv >/dev/null 2>&1
+	check "$n: bare recv --xdp ends at -n" wait_pid "$LISTENER_PID" 20
+	check "$n: 3000 frames received ($(col "$TMP/$n.out" received))" test "$(col "$TMP/$n.out" received)" = 3000
+	check "$n: by AF_XDP" test "$(col "$TMP/$n.out" call)" = af_xdp
+	check "$n: nothing attached after it" attached "$DR" 0
+else
+	fail "$n: bare recv --xdp did not start"
+fi
+
 # --- zero-copy: veth has none, so exit 4 with the reason (0 where a driver gives it)
 inR "$BIN/suck" -m xdp -a "$A4" -p 0 --xdp-zc --check -o tsv >"$TMP/zc.out" 2>"$TMP/zc.err"
 st=$?
