@@ -52,7 +52,8 @@ static void usage(FILE *out)
 	fprintf(out,
 "  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
 "                       N times (histogram)\n"
-"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8)\n"
+"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8;\n"
+"                       xdp: frames per pass over the RX ring, 64)\n"
 "  -s, --size BYTES     receive buffer per datagram, 1..%d (%d); larger datagrams\n"
 "                       are counted as truncated\n"
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
@@ -66,7 +67,7 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
-"      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
+"      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro, xdp; off)\n"
 "      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
 "                       time of the --cpu CPUs as the kernel's receive work (off)\n"
 "      --xdp-dev DEV    xdp: the device to attach to (the one that holds -a's address)\n"
