@@ -257,8 +257,10 @@ static int busy_poll(int fd)
 		return 4;
 	}
 	if (e == EPERM) {
-		warnx("setsockopt %s: %s: needs CAP_NET_ADMIN (SO_BUSY_POLL above net.core.busy_poll, "
-		      "a budget above the socket's, or preferring busy polling)", opt, strerror(e));
+		warnx("setsockopt %s: %s: %s needs CAP_NET_ADMIN", opt, strerror(e),
+		      !strcmp(opt, "SO_BUSY_POLL") ? "raising it above net.core.busy_poll" :
+		      !strcmp(opt, "SO_PREFER_BUSY_POLL") ? "--prefer-busy-poll" :
+		      "a --busy-poll-budget above the socket's");
 		return 1;
 	}
 	warnx("setsockopt %s: %s", opt, strerror(e));
