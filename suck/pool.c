@@ -250,23 +250,6 @@ static unsigned hand_off(struct rx *rx, struct pool *p, unsigned slot)
 	return next;
 }
 
-/* A datagram of a batch thrown away at a full queue: one that would be valid is marked seen and
- * counted queue_dropped (seq_discard); a fin, or anything that would not be valid (foreign,
- * truncated, a dup, late), is taken as any variant takes it, its work run here, so that
- * queue_dropped is exactly this run's loss and received stays what was worked on. */
-static void discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
-{
-	struct wire_hdr h;
-
-	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
-	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, h.run_id)) &&
-	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
-	     rx_claim(rx, h.flow, src)) &&
-	    seq_discard(&rx->trk, h.flow, h.seq))
-		return;
-	rx_take(rx, buf, len, src);
-}
-
 static void pool_run(struct rx *rx)
 {
 	struct pool *p = rx->priv;
@@ -299,7 +282,7 @@ static void pool_run(struct rx *rx)
 			for (int i = 0; i < n && !rx_cut(rx); i++) {
 				if (rx->lat)
 					rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);
-				discard(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
+				rx_discard(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 				if (++rx->since_check >= rx->check_every)
 					rx_batch(rx);
 			}

@@ -176,6 +176,19 @@ void rx_free(struct rx *rx)
 	seq_free(&rx->trk);
 }
 
+void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
+{
+	struct wire_hdr h;
+
+	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
+	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, h.run_id)) &&
+	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
+	     rx_claim(rx, h.flow, src)) &&
+	    seq_discard(&rx->trk, h.flow, h.seq))
+		return;
+	rx_take(rx, buf, len, src);
+}
+
 void rx_first(struct rx *rx)
 {
 	uint64_t seen = 0;

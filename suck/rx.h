@@ -291,4 +291,11 @@ static inline int rx_account(struct rx *rx, const uint8_t *buf, size_t len, cons
 	return r;
 }
 
+/* A datagram the receiver throws away unworked (pool, a full queue in drop mode): one that would
+ * be valid is marked seen and counted discarded (queue_dropped; seq_discard); a fin, or anything
+ * that would not be valid (foreign, truncated, a dup, late), is taken as rx_take takes it, its
+ * work run here, so that the discarded are exactly this run's loss and received stays what was
+ * worked on. */
+void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
+
 #endif
