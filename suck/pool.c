@@ -19,9 +19,10 @@
  * receive call, a tick at a time, so the socket's buffer fills and the kernel drops (dropped);
  * --queue-full drop receives the batch and throws it away (queue_dropped; its fins are still
  * believed, and what would not have been valid is counted as usual, its work run here).
- * Pitfalls: a stop by a signal, -t, --idle or an error leaves the work of the batches still queued
- * undone, though they were counted: unworked says how many datagrams (a fin's end waits for
- * them). Worker threads block SIGINT and SIGTERM, so a signal wakes the receiver. */
+ * Pitfalls: a stop by a signal, -t or an error leaves the work of the batches still queued
+ * undone, though they were counted: unworked says how many datagrams (an end on the fins or
+ * --idle waits for them). Worker threads block SIGINT and SIGTERM, so a signal wakes the
+ * receiver. With --cpu the workers inherit their receiver's CPU. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
