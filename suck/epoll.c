@@ -165,7 +165,7 @@ static void epoll_teardown(struct rx *rx)
 
 const struct variant variant_epoll = {
 	.name = "epoll",
-	.what = "non-blocking socket, epoll_wait, then recvmsg (-b: recvmmsg) until EAGAIN",
+	.what = "epoll_wait, then recvmsg (-b: recvmmsg) until EAGAIN, non-blocking",
 	.batch = 1,
 	.events = 1,
 	.busy_polls = 1,

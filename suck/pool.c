@@ -353,7 +353,7 @@ static void pool_teardown(struct rx *rx)
 
 const struct variant variant_pool = {
 	.name = "pool",
-	.what = "one thread receives (recvmmsg), --workers threads run the work, a bounded queue",
+	.what = "recvmmsg and counting on one thread, the work on --workers; a bounded queue",
 	.batch = 32,
 	.pools = 1,
 	.busy_polls = 1,
