@@ -51,6 +51,7 @@ struct suck_cfg {
 	int prefer_busy_poll;  /* --prefer-busy-poll: SO_PREFER_BUSY_POLL */
 	unsigned busy_budget;  /* --busy-poll-budget: SO_BUSY_POLL_BUDGET, 0 = the kernel's */
 	int check;             /* --check: set up one socket and the variant, report, exit */
+	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over

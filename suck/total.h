@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "kernel.h"
 #include "rx.h"
 #include "seq.h"
 #include "sys.h"
@@ -39,6 +40,7 @@ struct total_env {
 	int rcvbuf;                  /* as the kernel granted it */
 	uint64_t heap_kib;           /* after the threads, before the variants free their buffers */
 	struct sys_cpu c0, c1;       /* before and after the threads */
+	const struct kernel_work *kernel; /* --rx-dev: the kernel's receive work; NULL otherwise */
 };
 /* The settings of pool, epoll and --busy-poll, under their report names (the report and --check
  * print them alike): "-" where they do not apply. */
