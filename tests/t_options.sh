@@ -29,7 +29,7 @@ bad blast "-p '22 '" -p "22 "
 bad blast "-r '1.5'" -r 1.5
 bad blast "-b '0'" -b 0
 bad blast "-b '2000'" -b 2000
-bad blast "-g '65'" -g 65
+bad blast "-g '129'" -g 129
 bad blast "a GSO message is at most" -g 64 -s 1450
 bad blast "-j '0'" -j 0
 bad blast "-j '65'" -j 65
