@@ -100,4 +100,44 @@ else
 	skip "unprivileged busy polling: not root or no setpriv(1)"
 fi
 
+# --- a path with NAPI: two network namespaces joined by a veth pair, GRO on the receiving end
+# and no TSO on the sending one (veth then delivers through its NAPI, bin/netdev sets both): the
+# socket has a NAPI id, and busy polling can take effect (no warning). Root, ip(8) and network
+# namespaces needed; skipped otherwise.
+NSA=bs-bp-a-$$ NSB=bs-bp-b-$$ VA=bpa$$ VB=bpb$$
+netns_gone() {
+	ip netns del "$NSA" 2>/dev/null
+	ip netns del "$NSB" 2>/dev/null
+}
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && [ -x "$BIN/netdev" ] &&
+	ip netns add "$NSA" 2>/dev/null; then
+	trap 'netns_gone; for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+	if ip netns add "$NSB" && ip link add "$VA" type veth peer name "$VB" &&
+		ip link set "$VA" netns "$NSA" && ip link set "$VB" netns "$NSB" &&
+		ip -n "$NSA" addr add 10.231.0.1/24 dev "$VA" && ip -n "$NSB" addr add 10.231.0.2/24 dev "$VB" &&
+		ip -n "$NSA" link set "$VA" up && ip -n "$NSB" link set "$VB" up &&
+		ip netns exec "$NSB" "$BIN/netdev" set "$VB" rx-gro on >/dev/null &&
+		ip netns exec "$NSA" "$BIN/netdev" set "$VA" tx-tcp-segmentation off tx-tcp6-segmentation off \
+			tx-tcp-ecn-segmentation off tx-udp-segmentation off >/dev/null 2>&1; then
+		ip netns exec "$NSA" "$BIN/netdev" set "$VA" tx-tcp-accecn-segmentation off >/dev/null 2>&1
+		for v in mmsg epoll; do
+			n=veth-$v
+			start_listener "$n" ip netns exec "$NSB" "$BIN/suck" -a 10.231.0.2 -p 0 -m $v --busy-poll 50 \
+				-R 4M -o tsv -t 30 || { fail "$n: suck did not start"; continue; }
+			ip netns exec "$NSA" "$BIN/blast" -a 10.231.0.2 -p "$PORT" -s 500 -n 3000 -r 20k -o tsv >/dev/null 2>&1
+			check "$n: suck ends" wait_pid "$LISTENER_PID" 20
+			S=$TMP/$n.out
+			check "$n: stop fin" test "$(field "$S" stop)" = fin
+			check "$n: a NAPI id through the veth's NAPI ($(field "$S" napi_id))" test "$(field "$S" napi_id)" -gt 0
+			check "$n: no warning that busy polling could not take effect" \
+				sh -c "! grep -q 'could not take effect' '$TMP/$n.err'"
+		done
+	else
+		skip "veth NAPI path: the namespaces, the veth pair or its features could not be set up"
+	fi
+	netns_gone
+else
+	skip "veth NAPI path: needs root, ip(8), network namespaces and bin/netdev"
+fi
+
 done_tests
