@@ -127,7 +127,7 @@ static void parse(int argc, char **argv)
 			if (strcmp(optarg, "list") == 0) {
 				for (int i = 0; variants[i]; i++)
 					printf("%s\t%s\n", variants[i]->name, variants[i]->what);
-				exit(0);
+				opt_done();
 			}
 			cfg.variant = variants[opt_name("-m", optarg, names)];
 			break;
@@ -154,8 +154,8 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case O_CHECK: cfg.check = 1; break;
-		case 'h': usage(stdout); exit(0);
-		case 'V': printf("suck %s\n", version_text); exit(0);
+		case 'h': usage(stdout); opt_done();
+		case 'V': printf("suck %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
 		}

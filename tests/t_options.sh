@@ -101,4 +101,25 @@ for v in $(variants); do
 	check "suck takes -m $v (exit $st: 0, or 4 where the kernel lacks it)" test $st = 0 -o $st = 4
 done
 
+# What stdout did not take is a failure (issue 21, item 14): -h, -V, -m list and --check into a
+# full stdout exit 1 and say so, as a report does; the scripts read -m list this way.
+if [ -w /dev/full ]; then
+	full() { # description args...: tool args >/dev/full exits 1 and names the write
+		fd=$1; shift
+		"$@" >/dev/full 2>"$TMP/full.err" </dev/null
+		st=$?
+		check "$fd >/dev/full: exit $st, want 1" test $st = 1
+		check "$fd >/dev/full: says so: $(cat "$TMP/full.err")" grep -q 'No space left on device' "$TMP/full.err"
+	}
+	for tool in blast suck; do
+		full "$tool -h" "$BIN/$tool" -h
+		full "$tool -V" "$BIN/$tool" -V
+	done
+	full "blast --check" "$BIN/blast" --check -p 9
+	full "suck --check" "$BIN/suck" --check -p 0
+	full "suck -m list" "$BIN/suck" -m list
+else
+	skip "no /dev/full"
+fi
+
 done_tests
