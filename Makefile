@@ -23,7 +23,7 @@ BLAST_LIB  := $(filter-out $(O)/blast/main.o,$(BLAST_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
 .PHONY: all test unit check perf bench reproduce fuzz clean ndr sweep latency
-all: $(B)/blast $(B)/suck
+all: $(B)/blast $(B)/suck $(B)/netdev
 
 # The version string changes with every commit: only common/version.o embeds it, so a new
 # commit recompiles that one file and relinks.
@@ -52,6 +52,13 @@ $(B)/suck: $(SUCK_OBJ) $(COMMON_OBJ)
 
 # bare: the bare system-call loops `make perf` sets beside blast and suck; one file, no common/.
 $(B)/bare: perf/bare.c
+	@mkdir -p $(@D)
+	@echo "  LD  $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+
+# netdev: the device settings wire mode needs (ethtool features, NAPI threads) through the
+# kernel's ioctl, so the scripts need no ethtool; one file, no common/.
+$(B)/netdev: tools/netdev.c
 	@mkdir -p $(@D)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "sys.h"
 #include "suck.h"
+#include "kernel.h"
 #include "total.h"
 #include "variant.h"
 #include "version.h"
@@ -66,6 +67,8 @@ static void usage(FILE *out)
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
+"      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
+"                       time of the --cpu CPUs as the kernel's receive work (off)\n"
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -97,7 +100,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -107,6 +110,7 @@ static void parse(int argc, char **argv)
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
 		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
+		{ "rx-dev", required_argument, 0, O_RXDEV },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
@@ -150,6 +154,11 @@ static void parse(int argc, char **argv)
 		case O_SPIN: cfg.spin = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_KEYFILE: key_file = optarg; break;
+		case O_RXDEV:
+			if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
+				opt_die("--rx-dev '%s': a device name of 1..15 characters, no '/'", optarg);
+			cfg.rx_dev = optarg;
+			break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
@@ -320,6 +329,7 @@ static int check(void)
 	report_f(&r, "idle_s", cfg.idle_s, 3);
 	report_u64(&r, "spin", (uint64_t)cfg.spin);
 	report_u64(&r, "latency", (uint64_t)cfg.latency);
+	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	if (cfg.cpu >= 0)
 		report_u64(&r, "cpu", (uint64_t)cfg.cpu);
 	else
@@ -426,7 +436,8 @@ static int run(void)
 
 /* After the threads: the kernel's drops, the threads' failures and warnings on stderr, the
  * report on stdout, everything freed. The exit code, from rc (run's) on. */
-static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1)
+static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,
+		  const struct kernel_work *kw)
 {
 	static struct total tot;
 	const struct sys_error *errs[SUCK_MAX_THREADS];
@@ -470,7 +481,12 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 
 	report_init(&r);
-	env = (struct total_env){ .where = where, .rcvbuf = rcvbuf, .heap_kib = heap_kib, .c0 = *c0, .c1 = *c1 };
+	if (cfg.rx_dev && !kw->napi_ok)
+		fprintf(stderr, "suck: warning: --rx-dev %s: no NAPI kernel thread (napi/%s-*) at the start: the "
+			"kernel's receive work is not counted (is /sys/class/net/%s/threaded 1?)\n",
+			cfg.rx_dev, cfg.rx_dev, cfg.rx_dev);
+	env = (struct total_env){ .where = where, .rcvbuf = rcvbuf, .heap_kib = heap_kib, .c0 = *c0, .c1 = *c1,
+				  .kernel = cfg.rx_dev ? kw : NULL };
 	total_report(&r, &tot, &rxs[0], &env);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
@@ -486,6 +502,8 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 
 int main(int argc, char **argv)
 {
+	static struct kernel_snap k0, k1;
+	struct kernel_work kw = { 0 };
 	struct sys_cpu c0, c1;
 	char where[80];
 	int rcvbuf, rc;
@@ -498,8 +516,15 @@ int main(int argc, char **argv)
 		return check();
 	if ((rc = setup(where, sizeof where, &rcvbuf)))
 		return rc;
+	/* --rx-dev: the kernel's receive work, read around the run as the CPU times are */
+	if (cfg.rx_dev)
+		kernel_snap(&k0, cfg.rx_dev, cfg.cpu, cfg.threads);
 	sys_cpu_now(&c0);
 	rc = run();
 	sys_cpu_now(&c1);
-	return finish(rc, where, rcvbuf, &c0, &c1);
+	if (cfg.rx_dev) {
+		kernel_snap(&k1, cfg.rx_dev, cfg.cpu, cfg.threads);
+		kernel_delta(&k0, &k1, &kw);
+	}
+	return finish(rc, where, rcvbuf, &c0, &c1, &kw);
 }

@@ -81,6 +81,35 @@ static void add_latency(struct report *r, int which, const struct hist *h)
 	}
 }
 
+/* The receiver's kernel work (--rx-dev): '-' wherever it cannot be attributed (no device given,
+ * no NAPI thread found; CPUs not pinned for the softirq column), never a guess. rx_kernel_s is the
+ * NAPI threads' time alone: softirq time is charged to whichever task it interrupted as well
+ * (suck's sys_s, the NAPI thread's run time) on a kernel that accounts by ticks, so adding the
+ * softirq column would count it twice; it is reported beside, for what ran on an idle CPU. */
+static void add_kernel(struct report *r, const struct kernel_work *k, uint64_t received, double cpu)
+{
+	int whole = k && k->napi_ok;
+	double ks = whole ? k->napi_s : 0;
+
+	if (whole)
+		report_f(r, "rx_napi_s", k->napi_s, 3);
+	else
+		report_none(r, "rx_napi_s");
+	if (k && k->softirq_ok)
+		report_f(r, "rx_softirq_s", k->softirq_s, 3);
+	else
+		report_none(r, "rx_softirq_s");
+	if (!whole) {
+		report_none(r, "rx_kernel_s");
+		report_none(r, "rx_kernel_ns_per_pkt");
+		report_none(r, "rx_total_ns_per_pkt");
+		return;
+	}
+	report_f(r, "rx_kernel_s", ks, 3);
+	report_f(r, "rx_kernel_ns_per_pkt", received ? ks * 1e9 / (double)received : 0, 1);
+	report_f(r, "rx_total_ns_per_pkt", received ? (ks + cpu) * 1e9 / (double)received : 0, 1);
+}
+
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env)
 {
@@ -129,6 +158,7 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_f(r, "user_s", c1->user_s - c0->user_s, 3);
 	report_f(r, "sys_s", c1->sys_s - c0->sys_s, 3);
 	report_f(r, "cpu_ns_per_pkt", received ? cpu * 1e9 / (double)received : 0, 1);
+	add_kernel(r, env->kernel, received, cpu);
 	report_u64(r, "rss_kib", sys_rss_kib());
 	report_u64(r, "heap_kib", env->heap_kib);
 	report_u64(r, "allocs", t->allocs);

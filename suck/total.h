@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "kernel.h"
 #include "rx.h"
 #include "seq.h"
 #include "sys.h"
@@ -34,6 +35,7 @@ struct total_env {
 	int rcvbuf;                  /* as the kernel granted it */
 	uint64_t heap_kib;           /* after the threads, before the variants free their buffers */
 	struct sys_cpu c0, c1;       /* before and after the threads */
+	const struct kernel_work *kernel; /* --rx-dev: the kernel's receive work; NULL otherwise */
 };
 /* The run's figures as report keys: suck's report, the largest either tool prints (a unit test
  * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */

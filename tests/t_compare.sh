@@ -98,8 +98,8 @@ check "data md: copy received/s row: ~" grep -q '^| copy *| suck_pps *| *724410 
 check "data md: what ~ means" grep -q '^change: .*p <= 0.05 in a two-sided Mann-Whitney U test.*~: not beyond it' "$TMP/d.md"
 check "data md: no note with 5 runs against 5" sh -c "! grep -q '^Note:' '$TMP/d.md'"
 
-# summary.tsv: scripts/summary.awk, which suite and plot use
-awk -f scripts/stats.awk -f scripts/summary.awk "$TMP/b/runs.tsv" >"$TMP/sum.tsv"
+# summary.tsv: scripts/lib/summary.awk, which suite and plot use
+awk -f scripts/lib/stats.awk -f scripts/lib/summary.awk "$TMP/b/runs.tsv" >"$TMP/sum.tsv"
 check "summary: header" test "$(head -n 1 "$TMP/sum.tsv")" = "$(tab variant figure runs median min max median_lo median_hi median_ci_pct)"
 # 3 runs: min..max covers the median with 1 - 2/8 = 75 %; 2 runs: 1 - 2/4 = 50 %
 check "summary: odd count" test "$(awk -F'\t' '$1 == "copy" && $2 == "suck_received"' "$TMP/sum.tsv")" = "$(tab copy suck_received 3 400 300 500 300 500 75)"
@@ -109,26 +109,26 @@ check "summary: even count" test "$(awk -F'\t' '$1 == "mmsg" && $2 == "received_
 	printf 'variant\trun\tsuck_pps\n'
 	for i in 5 9 1 7 3 8 2 6 4; do printf 'v\t%s\t%s00\n' "$i" "$i"; done
 } >"$TMP/nine.tsv"
-check "summary: 9 runs, 2nd..8th at 96.1 %" test "$(awk -f scripts/stats.awk -f scripts/summary.awk "$TMP/nine.tsv" | sed -n 2p)" = "$(tab v suck_pps 9 500 100 900 200 800 96.1)"
+check "summary: 9 runs, 2nd..8th at 96.1 %" test "$(awk -f scripts/lib/stats.awk -f scripts/lib/summary.awk "$TMP/nine.tsv" | sed -n 2p)" = "$(tab v suck_pps 9 500 100 900 200 800 96.1)"
 check "summary: no digest, no text column" sh -c "! grep -q -E 'digest|stop|	run	' '$TMP/sum.tsv'"
 
 # table.md's commentary (table.awk reads runs.tsv beside summary.tsv): the same test.
 mkdir "$TMP/t"
 cp "$DA/runs.tsv" "$TMP/t/"
-awk -f scripts/stats.awk -f scripts/summary.awk "$TMP/t/runs.tsv" >"$TMP/t/summary.tsv"
-awk -f scripts/stats.awk -f scripts/table.awk "$TMP/t/summary.tsv" >"$TMP/t/table.md"
+awk -f scripts/lib/stats.awk -f scripts/lib/summary.awk "$TMP/t/runs.tsv" >"$TMP/t/summary.tsv"
+awk -f scripts/lib/stats.awk -f scripts/lib/table.awk "$TMP/t/summary.tsv" >"$TMP/t/table.md"
 check "table: buffer beats copy on received/s, with p" grep -q '^- received/s: buffer > copy (1.071x, 1.026..1.115, p = 0.00794)$' "$TMP/t/table.md"
 check "table: and on CPU" grep -q '^- suck CPU ns/datagram: buffer < copy (0.928x, 0.907..0.954, p = 0.00794)$' "$TMP/t/table.md"
 check "table: the tables are still there" test "$(grep -c '^| copy ' "$TMP/t/table.md")" -eq 2
 # 3 runs a variant (the first three of each): never beyond the noise, and the note says so
 awk -F'\t' 'NR == 1 || $2 <= 3' "$DA/runs.tsv" >"$TMP/t/runs.tsv"
-awk -f scripts/stats.awk -f scripts/summary.awk "$TMP/t/runs.tsv" >"$TMP/t/summary.tsv"
-awk -f scripts/stats.awk -f scripts/table.awk "$TMP/t/summary.tsv" >"$TMP/t/table3.md"
+awk -f scripts/lib/stats.awk -f scripts/lib/summary.awk "$TMP/t/runs.tsv" >"$TMP/t/summary.tsv"
+awk -f scripts/lib/stats.awk -f scripts/lib/table.awk "$TMP/t/summary.tsv" >"$TMP/t/table3.md"
 check "table, 3 runs: ~" grep -q '^- received/s: buffer ~ copy (p = 0.1)$' "$TMP/t/table3.md"
 check "table, 3 runs: too few" grep -q '^Too few runs to call a difference: 3 runs against 3 give p = 0.1 at the smallest, above 0.05; 4 runs per variant at least would do (scripts/suite -r 4).$' "$TMP/t/table3.md"
 # without runs.tsv: the tables alone
 rm "$TMP/t/runs.tsv"
-awk -f scripts/stats.awk -f scripts/table.awk "$TMP/t/summary.tsv" >"$TMP/t/table0.md" 2>"$TMP/t/table0.err"
+awk -f scripts/lib/stats.awk -f scripts/lib/table.awk "$TMP/t/summary.tsv" >"$TMP/t/table0.md" 2>"$TMP/t/table0.err"
 check "table, no runs.tsv: no commentary, no error" sh -c "! grep -q 'Beyond the noise' '$TMP/t/table0.md' && test ! -s '$TMP/t/table0.err'"
 
 # reproduce.md's sentences (reproduce-md.awk): a winner only when the test calls it.
@@ -145,7 +145,7 @@ rtsv() {
 		i=$((i + 1))
 	done
 }
-rmd() { awk -f scripts/stats.awk -v time=10 -v runs="$1" -v machine=here -f scripts/reproduce-md.awk "$2" | tail -n 1; }
+rmd() { awk -f scripts/lib/stats.awk -v time=10 -v runs="$1" -v machine=here -f scripts/lib/reproduce-md.awk "$2" | tail -n 1; }
 rtsv 5 >"$TMP/r5.tsv"
 rtsv 3 >"$TMP/r3.tsv"
 rmd 5 "$TMP/r5.tsv" >"$TMP/r5.p"

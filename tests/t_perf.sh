@@ -102,7 +102,7 @@ check "perf: blast/bare ratio rows" test "$(grep -c 'ratio blast/bare' "$T")" -e
 # Every receive pair has its own bare twin and ratio row.
 check "perf: a bare twin per receive pair" test "$(grep -cE '^ +bare recv' "$T")" -eq 5
 for r in "ratio copy/bare" "ratio gro/bare" "ratio uring/bare" "suck -m gro" "suck -m uring" \
-	"GSO        blast -g 45" "bare send -g 45" "blast -g 45 into suck -m gro (sent)" \
+	"GSO        blast -g 45" "bare send -g 45" "blast (default) into suck -m gro (sent)" \
 	"suck -m gro (received)" "ratio blast/best of iperf3, sockperf" "at the same time on one CPU"; do
 	check "perf: row '$r'" has "$r"
 done
@@ -113,10 +113,15 @@ for t in iperf3 sockperf; do
 		check "perf: $t said missing" has "missing:.*$t"
 	fi
 done
-# Six targets at 1450 bytes; suck uring against bare io_uring (issue 16) and suck --latency
-# against the same variant without it (issue 12), each at 1450 and 64 bytes: 64 is not measured
-# here, so those two say n/a.
-check "perf: ten targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 10
+# Three targets at 1450 bytes; suck uring against bare io_uring (issue 16) and suck --latency
+# against the same variant without it (issue 12), each at 1450 and 64 bytes; blast and suck -m gro
+# against iperf3 (issue 23) at 1450 and 64 bytes: 64 is not measured here, so those say n/a.
+check "perf: eleven targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 11
+check "perf: the peer's targets name it" grep -q '^targets against .*iperf3' "$T"
+for t in "blast default sent pps >= 1.25 x iperf3 client, 64 B" "suck -m gro received pps >= 1.05 x iperf3 server, 64 B"; do
+	check "perf: peer target '$t' not measured at -s 1450" grep -qF "n/a       $t" "$T"
+done
+check "perf: row 'ratio suck gro received/iperf3 server received'" has "ratio suck gro received/iperf3 server received"
 measured() { grep -F -- "$1" "$T" | grep -qE '^  (met|NOT MET) .* [0-9]+\.[0-9]{3}  \(needs <= [0-9.]+\)$'; }
 check "perf: target of suck --latency at 1450 B measured" measured "suck mmsg --latency <= 1.10 x without (CPU per datagram), 1450 B"
 for t in "suck uring <= 1.05 x bare io_uring (CPU per datagram), 64 B" \

@@ -184,7 +184,7 @@ X=$TMP/fixed
 mkdir -p "$X"
 : >"$TMP/empty.list"
 {
-	awk -f scripts/stats.awk -v experiment=gso-2018 -v pub=results/published/udp-gso-2018.tsv -f scripts/reproduce-2018-tsv.awk "$TMP/empty.list"
+	awk -f scripts/lib/stats.awk -v experiment=gso-2018 -v pub=results/published/udp-gso-2018.tsv -f scripts/lib/reproduce-2018-tsv.awk "$TMP/empty.list"
 	for r in "udp 1 400 300000 1472.0 2.0" "udp 2 450 330000 1472.0 2.1" "udp 3 500 360000 1472.0 2.2" \
 		"udp@gso 1 1200 280000 61824.0 0.30" "udp@gso 2 1300 310000 61824.0 0.32" "udp@gso 3 1400 370000 61824.0 0.34"; do
 		set -- $r
@@ -192,7 +192,7 @@ mkdir -p "$X"
 	done
 } >"$X/reproduce.tsv"
 printf 'experiment: gso-2018\nsize_bytes: 1472\n' >"$X/env.txt"
-awk -f scripts/stats.awk -v time=4 -v runs=3 -v machine=test -v cpu=1 -f scripts/reproduce-2018.awk -f scripts/reproduce-gso.awk "$X/reproduce.tsv" >"$X/reproduce.md"
+awk -f scripts/lib/stats.awk -v time=4 -v runs=3 -v machine=test -v cpu=1 -f scripts/lib/reproduce-2018.awk -f scripts/lib/reproduce-gso.awk "$X/reproduce.tsv" >"$X/reproduce.md"
 check "fixed: MB/s 2.89 (2.40..3.50, 90 %), the published 2.44 inside" grep -qF '| MB/s, udp gso / udp | 2.44 | 2.89 | 2.40..3.50 (90 %) | yes; as large as published (within the spread of the runs) |' "$X/reproduce.md"
 check "fixed: calls/s: unclear" grep -q '^| calls/s, udp / udp gso (fewer send calls) | 17.2 | .* | unclear: the interval takes in 1 |$' "$X/reproduce.md"
 check "fixed: CPU per byte: larger than published" grep -qF '| CPU per byte, udp / udp gso (published: cycles over MB/s) | 2.44 | 6.56 | 5.88..7.33 (90 %) | yes; larger than published |' "$X/reproduce.md"
@@ -200,7 +200,7 @@ check "fixed: bytes per call: as published" grep -qF '| bytes per call, udp gso 
 check "fixed: the paragraph: the interval" grep -qF 'Bytes per second, GSO over one datagram per call: 2.89x here against 2.44x published (90 % interval over the runs 2.40..3.50): the effect holds, as large as published (within the spread of the runs).' "$X/reproduce.md"
 check "fixed: the paragraph: calls/s cannot say" grep -qF 'not beyond the spread of the runs, so this run cannot say whether it holds' "$X/reproduce.md"
 check "fixed: the paragraph: a saturated CPU" grep -qF 'blast kept its CPU 99..99 % busy in every run' "$X/reproduce.md"
-awk -v dat=1 -f scripts/stats.awk -f scripts/reproduce-2018.awk -f scripts/reproduce-gso.awk "$X/reproduce.tsv" >"$X/ratios.dat"
+awk -v dat=1 -f scripts/lib/stats.awk -f scripts/lib/reproduce-2018.awk -f scripts/lib/reproduce-gso.awk "$X/reproduce.tsv" >"$X/ratios.dat"
 check "fixed: the plot's data: 4 ratios, here's estimate and interval" test "$(sed -n 1p "$X/ratios.dat" | cut -f 1,5-7)" = "$(printf 'MB/s gso/udp\t2.889\t2.400\t3.500')" -a "$(wc -l <"$X/ratios.dat")" -eq 4
 if command -v gnuplot >/dev/null 2>&1; then
 	sh scripts/plot "$X" >/dev/null 2>"$TMP/fixed.err"

@@ -1,4 +1,4 @@
-# The scripts' result directories (scripts/lib.sh), through scripts/suite (ndr, sweep and
+# The scripts' result directories (scripts/lib/result.sh), through scripts/suite (ndr, sweep and
 # reproduce share the code): -o over an earlier result replaces it whole, and a signal at any
 # moment of the swap leaves either the old result or the new one, whole, and says which; what the
 # scripts did not write (a user's cat.png, raw/x, a subdirectory) is kept; -o of a file, or of a

@@ -1,8 +1,8 @@
 # A kernel without UDP GRO and without UDP GSO, simulated: SUCK_BIN and BLAST_BIN are stand-ins
-# that do what the tools do there (scripts/pair.sh judges their exit 4 as a skip). The fake suck
-# exits 4 on -m gro, as suck does where setsockopt UDP_GRO fails; the fake blast exits 4 on -g in
-# a run, as blast does where setsockopt UDP_SEGMENT fails (blast checks its options first, so the
-# scripts' option check, which ends at "-n 1 is less than -j 2", passes there as here). The fake
+# that do what the tools do there (scripts/lib/pair.sh judges their exit 4 as a skip). The fake suck
+# exits 4 on -m gro, as suck does where setsockopt UDP_GRO fails; the fake blast exits 4 on -g,
+# in a run and in the scripts' --check before the first run, as blast does where setsockopt
+# UDP_SEGMENT fails (the scripts take a check's 4 as no bad usage: the runs skip). The fake
 # suck also exits 4 on -m uring in a run, but after its listening line, as bare recv --uring
 # does where io_uring_setup fails after the bind: blast then sends to a closed port (and ends
 # well), and the skip is known only when suck ends. Anything else runs the real tool, but for -h:
@@ -35,7 +35,6 @@ cat >"$TMP/fake/blast" <<EOF
 #!/bin/sh
 echo \$\$ >>"$TMP/pids"
 case " \$* " in
-*" -n 1 -j 2 ") ;; # the scripts' option check: blast refuses -n 1 -j 2 before it opens a socket
 *" -g "*)
 	echo "\$*" >>"$TMP/blast.runs"
 	echo "blast: setsockopt UDP_SEGMENT: Protocol not available (this kernel has no UDP GSO)" >&2

@@ -1,6 +1,6 @@
-# Bad options of every script (suite, ndr, sweep, reproduce, perf, compare, plot): exit 2 with a
-# message naming the option, before the first run (suck and blast are only asked whether they
-# take the options, never run with them), nothing on stdout, nothing written; a number too large
+# Bad options of every script (suite, ndr, sweep, reproduce, perf, compare, plot, index): exit 2
+# with a message naming the option, before the first run (suck and blast are only asked, with
+# --check, whether a run would start, never run with them), nothing on stdout, nothing written; a number too large
 # for sh is refused like any other bad number, never with the shell's "Illegal number".
 . tests/lib.sh
 export BIN
@@ -28,6 +28,7 @@ bad() {
 	check "$b_d: no shell error" sh -c "! grep -Eq 'Illegal number|arithmetic|I/O error' '$TMP/bad.err'"
 	check "$b_d: nothing on stdout" test ! -s "$TMP/bad.out"
 	check "$b_d: no run" test ! -e "$TMP/runs.log"
+	check "$b_d: no run started" sh -c "! grep -q '\[1/' '$TMP/bad.err'"
 	check "$b_d: nothing written" test -z "$(ls -A "$TMP/out" 2>/dev/null)"
 }
 O="-o $TMP/out/r"
@@ -80,6 +81,21 @@ mkdir -p "$TMP/dir.txt"
 bad perf "-o '$TMP/dir.txt': $TMP/dir.txt is a directory" -o "$TMP/dir.txt"
 rmdir "$TMP/dir.txt"
 
+# A time blast refuses (a run needs 1 ms at least; -t 0 only with -n) is bad usage before the
+# first run, found by blast --check, not a failure once the runs have started.
+bad suite "-t '0.0001': blast refuses it: -t '0.0001'" -r 1 -W 0 -P $O -m buffer -t 0.0001
+bad suite "-B '-t 0': blast refuses it: -t 0 needs -n" $S -m buffer -B "-t 0"
+bad ndr "-t '0.0001': blast refuses it" -P $O -m buffer -t 0.0001
+bad sweep "-t '0.0001': blast refuses it" rate -P $O -m buffer -t 0.0001
+bad sweep "-t '0.0001': blast refuses it" size -P $O -m buffer -t 0.0001
+# reproduce's 2018 experiments run here only, without the wrappers: "no run started" holds.
+W_SUCK=$SUCK_CMD W_BLAST=$BLAST_CMD
+unset SUCK_CMD BLAST_CMD
+for e in all lua-2014 gso-2018 gro-2018; do
+	bad reproduce "-t '0.0001': blast refuses it" $e -r 1 $O -t 0.0001
+done
+export SUCK_CMD="$W_SUCK" BLAST_CMD="$W_BLAST"
+
 # compare and plot on two made-up results
 for d in a b; do
 	mkdir -p "$TMP/$d"
@@ -93,5 +109,30 @@ check "compare -f of a column: exit 0" test $? -eq 0
 check "compare -f of a column: its row" test "$(cut -f 2 "$TMP/cmp.tsv" | sed -n 2p)" = suck_received
 bad plot "unknown option '-x'" -x "$TMP/a"
 bad plot "one result directory expected" "$TMP/a" "$TMP/b"
+
+# One option parser in every command (scripts/lib/base.sh opt_next): an unknown option, long or
+# short, gets the same words and exit 2 from each, with the usage on stderr (suite --wire once
+# said "Illegal option --"); -h and --help print the usage on stdout and exit 0.
+for c in suite reproduce ndr "sweep rate" perf compare plot index; do
+	s=${c%% *} m=
+	[ "$s" = "$c" ] || m=${c#* }
+	for o in --wire --wire=1 -x; do
+		# shellcheck disable=SC2086 # the mode, when there is one
+		bad "$s" "$s: unknown option '${o%%=*}'" $m "$o"
+		check "$c $o: the usage on stderr" grep -q "^usage: .*scripts/$s" "$TMP/bad.err"
+	done
+	for o in -h --help; do
+		# shellcheck disable=SC2086
+		sh "scripts/$s" $m "$o" >"$TMP/help.out" 2>"$TMP/help.err"
+		check "$c $o: exit 0" test $? -eq 0
+		check "$c $o: the usage on stdout" grep -q "^usage: .*scripts/$s" "$TMP/help.out"
+		check "$c $o: nothing on stderr" test ! -s "$TMP/help.err"
+	done
+done
+bad suite "--latency: takes no value" $S -m buffer --latency=1
+bad suite "-t: a value is needed" -t
+bad compare "--alpha: a value is needed" --alpha
+bad ndr "--max-trials: a value is needed" $N -m buffer --max-trials
+bad compare "-a '2'" --alpha=2 "$TMP/a" "$TMP/b"
 
 done_tests

@@ -1,4 +1,4 @@
-# The statistics of scripts/stats.awk that compare, reproduce.md, table.md and summary.tsv share,
+# The statistics of scripts/lib/stats.awk that compare, reproduce.md, table.md and summary.tsv share,
 # driven directly, against cases computed by hand: the Mann-Whitney U test (identical samples,
 # fully separated ones, ties, the normal approximation), the smallest p a number of runs can give,
 # the Hodges-Lehmann interval of a ratio and the order-statistics interval of a median. Run by
@@ -23,7 +23,7 @@ cat >"$TMP/drv.awk" <<'EOF'
 }
 EOF
 # ask AWK CASE [VAR=VALUE]: the driver's answer to one case
-ask() { printf '%s\n' "$2" | $1 ${3:+-v "$3"} -f scripts/stats.awk -f "$TMP/drv.awk"; }
+ask() { printf '%s\n' "$2" | $1 ${3:+-v "$3"} -f scripts/lib/stats.awk -f "$TMP/drv.awk"; }
 
 AWKS="awk"
 seen=" $(readlink -f "$(command -v awk)") "

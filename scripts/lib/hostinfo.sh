@@ -1,4 +1,4 @@
-# scripts/hostinfo.sh: what a result depends on about one host, as "key: value" lines.
+# scripts/lib/hostinfo.sh: what a result depends on about one host, as "key: value" lines.
 # The suite feeds this file to `$SUCK_CMD sh` and `$BLAST_CMD sh` on standard input, so it runs
 # wherever the tool runs (this machine, another network namespace, or over ssh) and needs no copy
 # on the other side. POSIX sh; a value that cannot be read is "unknown".

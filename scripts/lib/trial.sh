@@ -1,13 +1,13 @@
-# scripts/trial.sh: what ndr and sweep share. Sourced after lib.sh, never run.
+# scripts/lib/trial.sh: what ndr and sweep share. Sourced after pair.sh and plot.sh, never run.
 # A trial is one fresh suck and one blast for TIME seconds at a rate (0: as fast as blast goes),
-# run by pair_trial (scripts/pair.sh, the runner under every script), its reports kept in
+# run by pair_trial (lib/pair.sh, the runner under every script), its reports kept in
 # STAGE/raw/; trial_row turns them into one row of trial.awk's columns. Also here: the options
 # both take (trial_opt, trial_args), what happens before the first trial (trial_init: the tools'
 # options checked, the result directory staged), env.txt and progress arithmetic.
 #
-# The caller sets PROG and INVOCATION, parses its options with trial_opt (which sets the
-# variables below from their defaults here), then calls trial_args and trial_init KIND
-# SIZE_OPTION SIZES.
+# The caller sets PROG and INVOCATION, parses its options with opt_next, its own and
+# TRIAL_OPTS, which trial_opt sets (the variables below, from their defaults here), then calls
+# trial_args and trial_init KIND SIZE_OPTION SIZES.
 
 VARIANTS=        # -m: the receive variants (empty: every one suck offers)
 TIME=2           # -t: each trial's seconds
@@ -40,30 +40,20 @@ interrupted (DIR holds the old result or the new, as the message says).
 EOF
 }
 
-# need COUNT OPTION: an option that takes the next word has one (COUNT words are left).
-need() { [ "$1" -ge 2 ] || usage_error "$2: a value is needed"; }
-
-# trial_opt ARGS...: the option at the front of ARGS, if both ndr and sweep take it (-m -t -w -B
-# -a -o -P -h, and --): sets its variable and OPTN, how many words it took. Status 1 when there
-# are no more options: OPTN words (the "--", or none) are then to be shifted before the rest.
+# TRIAL_OPTS: the letters of the options both take (opt_next's SHORT); trial_opt sets the
+# variable of the one in OPT.
+# shellcheck disable=SC2034 # the caller's
+TRIAL_OPTS=m:t:w:B:a:o:P
 # shellcheck disable=SC2034 # the caller's variables
 trial_opt() {
-	OPTN=2
-	case $1 in
-	-m | -t | -w | -B | -a | -o) need $# "$1" ;;
-	esac
-	case $1 in
-	-m) VARIANTS=$2 MSET=1 ;;
-	-t) TIME=$2 ;;
-	-w) WORK=$2 ;;
-	-B) BLAST_ARGS=$2 ;;
-	-a) ADDR=$2 ;;
-	-o) OUT=$2 ;;
-	-P) PLOTS=0 OPTN=1 ;;
-	-h | --help) usage; exit 0 ;;
-	--) OPTN=1; return 1 ;;
-	-*) usage_error "unknown option '$1'" ;;
-	*) OPTN=0; return 1 ;;
+	case $OPT in
+	-m) VARIANTS=$OPTARG MSET=1 ;;
+	-t) TIME=$OPTARG ;;
+	-w) WORK=$OPTARG ;;
+	-B) BLAST_ARGS=$OPTARG ;;
+	-a) ADDR=$OPTARG ;;
+	-o) OUT=$OPTARG ;;
+	-P) PLOTS=0 ;;
 	esac
 }
 
@@ -125,10 +115,10 @@ trial_init() {
 }
 
 # trial_header: the names of trial_row's columns, tab-separated.
-trial_header() { awk -v header=1 -f "$SCRIPTS/trial.awk"; }
+trial_header() { awk -v header=1 -f "$LIB/trial.awk"; }
 # trial_row NAME RATE SIZE: the columns of one finished trial (a header line, then the row).
 trial_row() {
-	awk -v asked="$2" -v size="$3" -f "$SCRIPTS/trial.awk" "$STAGE/raw/$1.blast.tsv" "$STAGE/raw/$1.suck.tsv"
+	awk -v asked="$2" -v size="$3" -f "$LIB/trial.awk" "$STAGE/raw/$1.blast.tsv" "$STAGE/raw/$1.suck.tsv"
 }
 
 # trial_eta DONE LEFT: "N s elapsed, about M left", from the time the DONE trials took, but never

@@ -1,4 +1,5 @@
-# scripts/pair.sh: the one trial runner. Sourced by lib.sh, never run.
+# scripts/lib/pair.sh: the one trial runner. Sourced after base.sh, tools.sh and result.sh,
+# never run.
 #
 # A pair is a receiver that says "listening on ADDR:PORT" on stderr once bound (suck, bare recv,
 # bare sink) and a sender given that port (blast, bare send). Every pair of every script starts
@@ -13,18 +14,18 @@
 #      each waited for, and the receiver of one that failed stopped (no fin is coming).
 #   3. every receiver waited for: suck ends on blast's fin (or --idle after its last datagram,
 #      or its -t), bare recv on its count, a bare sink once nothing arrives.
-#   4. every pair judged, with a note (lib.sh note) on what went wrong: exit 4 of either tool is a
+#   4. every pair judged, with a note (base.sh note) on what went wrong: exit 4 of either tool is a
 #      skip (this kernel lacks what it was asked for: GRO, io_uring, UDP GSO), exit 2 a refusal of
 #      its options, any other end a failure, and so is a report that is not a tsv header and row.
-# The word {run_id}, in both commands of a pair, is one random run id (lib.sh run_id): given to
+# The word {run_id}, in both commands of a pair, is one random run id (tools.sh run_id): given to
 # suck and blast alike, suck counts no datagram of another pair as this one's.
 # Reports: the receiver's stdout and stderr go to PAIR_DIR/NAME.suck.tsv and .err, the sender's
 # to NAME.blast.tsv and .err (whichever tools they are), and once complete into PAIR_KEEP when it
-# is set (a result's raw/: lib.sh result_stage).
+# is set (a result's raw/: result.sh result_stage).
 #
 # Pitfalls: the tools run in the background and are waited for, so a signal reaches the caller's
 # trap at once instead of after the run; a background child of a non-interactive shell ignores
-# SIGINT, so pair_stop (lib.sh stop_children) ends them with SIGTERM, on which suck and blast stop
+# SIGINT, so pair_stop (result.sh stop_children) ends them with SIGTERM, on which suck and blast stop
 # and report. A process that has ended stays known to kill -0 until the shell reaps it, which it
 # does while it waits for the next command it runs (sed, sleep): the loops below run one each time.
 
@@ -201,14 +202,14 @@ pair_skipped() {
 	return 1
 }
 
-# pair_stop: ends every tool of the pairs running now (lib.sh stop_children, from the traps).
+# pair_stop: ends every tool of the pairs running now (result.sh stop_children, from the traps).
 pair_stop() {
 	for pp in $PAIR_PIDS; do stop_child "$pp"; done
 	PAIR_PIDS=
 }
 
 # pair_spawn PREFIX LINE FILE PORT ID: PREFIX (split into words) and the words of LINE (a
-# command line of quote_args), its '{port}' PORT and '{run_id}' ID, in the background, logged (lib.sh
+# command line of quote_args), its '{port}' PORT and '{run_id}' ID, in the background, logged (base.sh
 # logcmd); stdout to FILE.tsv, stderr to FILE.err; PAIR_PID its pid.
 pair_spawn() {
 	psp_pre=$1 psp_file=$3
@@ -231,7 +232,7 @@ pair_reap() {
 	pair_forget "$1"
 	eval "$2=\$prp_st"
 }
-# pair_end PID VAR: stops PID (lib.sh stop_child), forgets it, and sets VAR to its exit status.
+# pair_end PID VAR: stops PID (base.sh stop_child), forgets it, and sets VAR to its exit status.
 pair_end() {
 	stop_child "$1"
 	pair_forget "$1"
@@ -263,7 +264,7 @@ pair_msg() { tail -n 3 "$1" 2>/dev/null | tr '\n' ' ' | sed 's/ *$//'; }
 
 # await_line PID FILE PATTERN SECS: waits until FILE has a line matching PATTERN (grep) while PID
 # runs. Status 0 it has, 1 PID ended without it (not reaped), 2 not within SECS (PID left
-# running). Looks every 50 ms, and once a second whether the disk is full (lib.sh disk_check): a
+# running). Looks every 50 ms, and once a second whether the disk is full (result.sh disk_check): a
 # full disk may have swallowed the line.
 await_line() {
 	al_n=0
