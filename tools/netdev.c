@@ -38,13 +38,15 @@ static int ethtool(int fd, const char *dev, void *cmd)
 /* The feature names, in the kernel's order: n of them, ETH_GSTRING_LEN bytes each. */
 static char *feature_names(int fd, const char *dev, unsigned *n)
 {
-	struct { struct ethtool_sset_info hdr; __u32 len; } sset = {
+	/* Room for the one count the kernel writes into hdr.data[]: a union, since a struct
+	 * with a flexible array may not sit before another member in ISO C (clang refuses). */
+	union { struct ethtool_sset_info hdr; char room[sizeof(struct ethtool_sset_info) + sizeof(__u32)]; } sset = {
 		.hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ull << ETH_SS_FEATURES } };
 	struct ethtool_gstrings *gs;
 
 	if (ethtool(fd, dev, &sset) < 0 || !sset.hdr.sset_mask)
 		return NULL;
-	*n = sset.len;
+	*n = sset.hdr.data[0];
 	gs = calloc(1, sizeof *gs + (size_t)*n * ETH_GSTRING_LEN);
 	if (!gs)
 		return NULL;
