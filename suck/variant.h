@@ -15,6 +15,9 @@ struct variant {
 			     datagram, and -b does not apply */
 	int retains;      /* --retain applies */
 	int spins;        /* --spin applies: its receive calls can poll with MSG_DONTWAIT */
+	int events;       /* an event loop: --edge applies, wakeups are counted */
+	int pools;        /* hands the work to worker threads: --workers, --queue, --queue-full */
+	int busy_polls;   /* blocks in a receive call or epoll_wait: --busy-poll applies */
 	int device;       /* receives frames from a device beneath the socket: --xdp-dev and
 			     --xdp-zc apply, and its mech is reported as xdp_setup */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno;
@@ -30,7 +33,7 @@ struct variant {
 #define VARIANT_USAGE       2 /* the options do not fit what setup found (said): suck exits 2 */
 
 extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring,
-	variant_xdp;
+	variant_epoll, variant_pool, variant_xdp;
 /* Every variant in the order of suck -h, NULL-terminated; the first is not the default. */
 extern const struct variant *const variants[];
 extern const struct variant *const variant_default;
