@@ -34,6 +34,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#ifndef SO_INCOMING_NAPI_ID
+#define SO_INCOMING_NAPI_ID 56
+#endif
+
 #include "bpf.h"
 #include "frame.h"
 #include "variant.h"
@@ -55,6 +59,7 @@ static struct {
 struct xdp_rx {
 	struct xsk x;
 	uint32_t rx_cons, fill_prod; /* this side's ring indices; the kernel's copies are released */
+	int napi_done;
 };
 
 static void detach(void)
@@ -286,6 +291,17 @@ static void xdp_run(struct rx *rx)
 		st->rx_cons += i;
 		__atomic_store_n(x->fill.producer, st->fill_prod, __ATOMIC_RELEASE);
 		__atomic_store_n(x->rx.consumer, st->rx_cons, __ATOMIC_RELEASE);
+		if (!st->napi_done && rx->first_ns) {
+			/* the NAPI id is the AF_XDP socket's (rx_first asked the UDP socket, which
+			 * receives nothing): the kernel marks it with the first frame */
+			int id = 0;
+			socklen_t len = sizeof id;
+			if (getsockopt(x->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &len) == 0) {
+				rx->napi_read = 1;
+				rx->napi_id = (unsigned)id;
+			}
+			st->napi_done = 1;
+		}
 		rx_batch(rx);
 	}
 }
