@@ -154,8 +154,11 @@ static int attach(struct rx *rx)
 
 	entries = queues > cfg->threads ? queues : cfg->threads;
 	if ((g.map = bpf_map_new(BPF_MAP_TYPE_XSKMAP, 4, 4, entries, "suck_xsks")) < 0) {
-		warn("-m xdp: bpf BPF_MAP_CREATE of an XSKMAP");
-		return refused(errno) == VARIANT_UNSUPPORTED || errno == EINVAL ? VARIANT_UNSUPPORTED : -1;
+		int e = errno;
+		warn("-m xdp: bpf BPF_MAP_CREATE of an XSKMAP%s", e == EPERM ? " (needs root: CAP_BPF and "
+		     "CAP_NET_ADMIN)" : e == EINVAL ? " (a kernel without AF_XDP)" : "");
+		errno = e;
+		return refused(e) == VARIANT_UNSUPPORTED || e == EINVAL ? VARIANT_UNSUPPORTED : -1;
 	}
 	if ((n = xsk_prog(&g.m, g.map, test && !strcmp(test, "refuse"), insn)) < 0)
 		return -1;

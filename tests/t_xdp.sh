@@ -243,6 +243,17 @@ else
 	fail "$n: bare recv --xdp did not start"
 fi
 
+# --- without the privilege: exit 4, naming what it needs
+if command -v setpriv >/dev/null 2>&1; then
+	inR setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN/suck" -m xdp -a "$A4" -p 0 --check \
+		>/dev/null 2>"$TMP/priv.err"
+	st=$?
+	check "unprivileged: exit 4 ($st: $(head -n 1 "$TMP/priv.err"))" test $st = 4
+	check "unprivileged: says it needs root" grep -q 'needs root' "$TMP/priv.err"
+else
+	skip "no setpriv: the unprivileged refusal not checked"
+fi
+
 # --- zero-copy: veth has none, so exit 4 with the reason (0 where a driver gives it)
 inR "$BIN/suck" -m xdp -a "$A4" -p 0 --xdp-zc --check -o tsv >"$TMP/zc.out" 2>"$TMP/zc.err"
 st=$?
