@@ -848,7 +848,7 @@ static void do_recv_xdp(void)
 	const char *why = "count", *call = "";
 	unsigned ifindex = if_nametoindex(cfg_xdp);
 	double u0, s0;
-	int fd, map, prog, link, n;
+	int fd, map, prog = -1, link, n; /* prog: clang cannot see that error(1, ...) does not return */
 
 	if (!ifindex)
 		error(2, errno, "--xdp %s", cfg_xdp);
