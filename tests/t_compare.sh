@@ -68,6 +68,19 @@ check "one directory: exit 2" test $? -eq 2
 sh scripts/compare "$TMP/a" "$TMP/none" >/dev/null 2>"$TMP/none.err"
 check "missing directory: exit 1" test $? -eq 1
 check "missing directory: says which" grep -q "$TMP/none/runs.tsv" "$TMP/none.err"
+# Files that are not a result's runs.tsv: refused, exit 2, as bad usage (issue 21).
+mkdir -p "$TMP/nv" "$TMP/empty" "$TMP/head"
+printf 'run\tsuck_received\n1\t100\n2\t200\n' >"$TMP/nv/runs.tsv"
+: >"$TMP/empty/runs.tsv"
+printf 'variant\trun\tsuck_received\n' >"$TMP/head/runs.tsv"
+for nrc in nv:"has no variant column" empty:"is empty" head:"holds no run"; do
+	sh scripts/compare "$TMP/a" "$TMP/${nrc%%:*}" >"$TMP/nr.out" 2>"$TMP/nr.err"
+	check "runs.tsv that ${nrc#*:}: exit 2" test $? -eq 2
+	check "runs.tsv that ${nrc#*:}: says so" grep -qF "compare: $TMP/${nrc%%:*}/runs.tsv ${nrc#*:}: not the runs.tsv of a result" "$TMP/nr.err"
+	check "runs.tsv that ${nrc#*:}: no table" test ! -s "$TMP/nr.out"
+	sh scripts/compare "$TMP/${nrc%%:*}" "$TMP/a" >/dev/null 2>&1
+	check "runs.tsv that ${nrc#*:}, as A: exit 2" test $? -eq 2
+done
 for bad in 0 1 1.5 -0.1 x ''; do
 	sh scripts/compare --alpha "$bad" "$TMP/a" "$TMP/b" >/dev/null 2>"$TMP/alpha.err"
 	check "--alpha '$bad': exit 2" test $? -eq 2
