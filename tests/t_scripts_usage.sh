@@ -96,6 +96,17 @@ for e in all lua-2014 gso-2018 gro-2018; do
 done
 export SUCK_CMD="$W_SUCK" BLAST_CMD="$W_BLAST"
 
+# A variant, size or rate named twice would run twice, count its runs twice and overwrite the
+# first copy's raw/ files (issue 21): refused in every script that takes the list.
+bad suite "-m: 'buffer' named twice" $S -r 2 -m "buffer buffer"
+bad suite "-m: 'copy' named twice" $S -m "copy buffer copy"
+bad ndr "-m: 'buffer' named twice" $N -m "buffer buffer"
+bad ndr "-s: '1450' named twice" $N -m buffer -s "1450 256 01450"
+bad sweep "-m: 'buffer' named twice" rate -t 0.2 -P $O -m "buffer buffer"
+bad sweep "-m: 'buffer' named twice" size -t 0.2 -P $O -m "buffer buffer"
+bad sweep "--sizes: '64' named twice" size -t 0.2 -P $O -m buffer --sizes "64 128 64"
+bad sweep "--rates: '1000' datagrams/s named twice" rate -t 0.2 -P $O -m buffer --rates "1k 1000"
+
 # compare and plot on two made-up results
 for d in a b; do
 	mkdir -p "$TMP/$d"

@@ -100,6 +100,18 @@ abspath() {
 	esac
 }
 
+# twice LIST: the first word of LIST that comes again, on stdout; status 1 when each comes once.
+# A list of variants, sizes or rates names each once: a run's reports are named by them, and a
+# second copy would overwrite the first's and count its runs twice.
+twice() {
+	tw_seen=' '
+	for tw in $1; do
+		case $tw_seen in *" $tw "*) printf '%s\n' "$tw"; return 0 ;; esac
+		tw_seen="$tw_seen$tw "
+	done
+	return 1
+}
+
 is_uint() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; }
 # in_range VALUE MIN MAX: VALUE is written in digits and is MIN..MAX (MAX below 10^9). Sets UINT
 # to VALUE without leading zeros ($((010)) is 8 to sh).

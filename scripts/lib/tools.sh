@@ -46,6 +46,7 @@ variants_check() {
 			*) usage_error "-m: suck has no variant '$vc'; accepted: $vc_known" ;;
 			esac
 	done
+	! vc=$(twice "$1") || usage_error "-m: '$vc' named twice; name each variant once"
 }
 # variants_pick: VARIANTS as -m gave them (MSET set: each one checked), else every variant suck
 # offers (copy buffer mmsg when it cannot say); NVARIANTS, how many.

@@ -75,6 +75,7 @@ trial_sizes() {
 	[ -n "$(printf '%s' "$1" | tr -d ' \t')" ] || usage_error "$2: no size given"
 	TRIAL_SIZES=
 	for ts in $1; do trial_size "$ts" "$2"; TRIAL_SIZES="$TRIAL_SIZES${TRIAL_SIZES:+ }$UINT"; done
+	! ts=$(twice "$TRIAL_SIZES") || usage_error "$2: '$ts' named twice; name each size once"
 }
 
 # is_decimal VALUE: 0, 12, 0.5, .5 (no sign, no exponent, no unit)
