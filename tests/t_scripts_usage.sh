@@ -93,6 +93,8 @@ W_SUCK=$SUCK_CMD W_BLAST=$BLAST_CMD
 unset SUCK_CMD BLAST_CMD
 for e in all lua-2014 gso-2018 gro-2018; do
 	bad reproduce "-t '0.0001': blast refuses it" $e -r 1 $O -t 0.0001
+	bad reproduce "-o: no directory given" -t 0.2 -r 1 -o '' $e
+	bad reproduce "-t: no time given" $e -r 1 $O -t ''
 done
 export SUCK_CMD="$W_SUCK" BLAST_CMD="$W_BLAST"
 
@@ -106,6 +108,18 @@ bad sweep "-m: 'buffer' named twice" rate -t 0.2 -P $O -m "buffer buffer"
 bad sweep "-m: 'buffer' named twice" size -t 0.2 -P $O -m "buffer buffer"
 bad sweep "--sizes: '64' named twice" size -t 0.2 -P $O -m buffer --sizes "64 128 64"
 bad sweep "--rates: '1000' datagrams/s named twice" rate -t 0.2 -P $O -m buffer --rates "1k 1000"
+
+# An empty value is no value, never the default (issue 21): sweep --rates '' swept the 11
+# default rates, reproduce -o '' wrote where no -o does.
+bad sweep "--rates: no rate given" rate -t 0.2 -P $O -m buffer --rates ''
+bad sweep "--sizes: no size given" size -t 0.2 -P $O -m buffer --sizes ''
+bad sweep "--steps: no number of steps given" rate -t 0.2 -P $O -m buffer --steps ''
+bad sweep "-o: no directory given" size -t 0.2 -P -m buffer -o ''
+bad ndr "-o: no directory given" -t 0.2 -P -m buffer -o ''
+bad suite "-o: no directory given" -t 0.2 -r 1 -W 0 -P -m buffer -o ''
+bad reproduce "-r: no number of runs given" lua-2014 -t 0.2 $O -r ''
+bad reproduce "'': no such experiment" '' -t 0.2 -r 1 $O
+bad reproduce "'': no such experiment" -t 0.2 -r 1 $O ''
 
 # compare and plot on two made-up results
 for d in a b; do

@@ -92,6 +92,10 @@ opt_value() {
 	OPTN=$((OPTN + 1))
 }
 
+# opt_need WHAT: OPTARG is not empty. An option given an empty value is bad usage, never its
+# default: "sweep rate --rates ''" is no sweep of the default rates, "-o ''" no default DIR.
+opt_need() { [ -n "$OPTARG" ] || usage_error "$OPT: no $1 given"; }
+
 # abspath PATH: PATH made absolute against the current directory (the directory need not exist).
 abspath() {
 	case "$1" in

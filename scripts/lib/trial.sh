@@ -52,7 +52,7 @@ trial_opt() {
 	-w) WORK=$OPTARG ;;
 	-B) BLAST_ARGS=$OPTARG ;;
 	-a) ADDR=$OPTARG ;;
-	-o) OUT=$OPTARG ;;
+	-o) opt_need directory; OUT=$OPTARG ;;
 	-P) PLOTS=0 ;;
 	esac
 }
