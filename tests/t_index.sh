@@ -64,6 +64,10 @@ printf 'ndr: scripts/ndr -t 2\n' >"$N/env.txt"
 printf 'variant\tndr_pps\nbuffer\t250000\n' >"$N/ndr.tsv"
 check "index of an ndr result" sh scripts/index "$N"
 check "ndr.tsv as a table" grep -q '<td>buffer</td><td>250000</td>' "$N/index.html"
+# Named as in the result, never by the path the page was written at (ndr and sweep write it in
+# their staging directory, renamed after: issue 21).
+check "ndr.tsv's heading names the file, not its directory" grep -qx '<h2>ndr.tsv</h2>' "$N/index.html"
+check "the page names no directory it was written in" sh -c "! grep -qF '$N' '$N/index.html'"
 if command -v xmllint >/dev/null 2>&1; then
 	check "ndr page well-formed" xmllint --noout "$N/index.html"
 fi

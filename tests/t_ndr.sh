@@ -65,6 +65,10 @@ else
 	skip "no gnuplot: plots not checked"
 fi
 check "nothing staged left beside the result" no_staged ndr
+# index.html names its tables as the result holds them, not by the staging directory it was
+# written in (.ndr.PID.tmp, renamed after: issue 21).
+check "index.html's heading is ndr.tsv" grep -qx '<h2>ndr.tsv</h2>' "$OUT/index.html"
+check "index.html names no staging directory" sh -c "! grep -qF '.tmp' '$OUT/index.html'"
 
 T=$OUT/ndr.tsv
 check "ndr.tsv has the documented columns" has_cols "$T" variant size rate_pps loss_pct confirmed trials \

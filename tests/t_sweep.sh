@@ -118,6 +118,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 	for f in size_pps.png size_pps.svg size_mbps.png size_mbps.svg; do check "size: $f drawn" test -s "$OUT/$f"; done
 fi
 check "nothing staged left beside the results" no_staged
+# index.html names its tables as the result holds them, not by the staging directory it was
+# written in (.size.PID.tmp, renamed after: issue 21).
+check "size: index.html's heading is size.tsv" grep -qx '<h2>size.tsv</h2>' "$OUT/index.html"
+check "size: index.html names no staging directory" sh -c "! grep -qF '.tmp' '$OUT/index.html'"
 
 # --- a new run into the same directory replaces the old one whole
 sh scripts/sweep size -m buffer -t 0.2 --sizes "512" -o "$OUT" >/dev/null 2>&1

@@ -6,7 +6,8 @@
 # one). The page has no script and no outside resource, and reads well in a text browser.
 # Every link and image it writes is a path inside the result, made by href(): names come from
 # what the directory holds, and a result carries over what a user put in it, so a file named
-# "javascript:alert(1).svg" must not become a link that runs script.
+# "javascript:alert(1).svg" must not become a link that runs script. Files are named relative to
+# the page, never by the path the page was written at (a staging directory, renamed after).
 function esc(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
 	return s
@@ -134,8 +135,8 @@ BEGIN {
 				md_line(line)
 			close_blocks()
 		} else if (kind == "tsv") {
-			print "<h2>" esc(file) "</h2>"
 			base = file; sub(/.*\//, "", base)
+			print "<h2>" esc(base) "</h2>"
 			print "<table>"
 			n = 0
 			while ((getline line < file) > 0) {
