@@ -88,6 +88,9 @@ bad suite "-B '-t 0': blast refuses it: -t 0 needs -n" $S -m buffer -B "-t 0"
 bad ndr "-t '0.0001': blast refuses it" -P $O -m buffer -t 0.0001
 bad sweep "-t '0.0001': blast refuses it" rate -P $O -m buffer -t 0.0001
 bad sweep "-t '0.0001': blast refuses it" size -P $O -m buffer -t 0.0001
+bad ndr "-B '-t 0': blast refuses it: -t 0 needs -n" $N -m buffer -B "-t 0"
+bad sweep "-B '-t 0': blast refuses it: -t 0 needs -n" rate -t 0.2 -P $O -m buffer -B "-t 0"
+bad sweep "-B '-t 0': blast refuses it: -t 0 needs -n" size -t 0.2 -P $O -m buffer -B "-t 0"
 # reproduce's 2018 experiments run here only, without the wrappers: "no run started" holds.
 W_SUCK=$SUCK_CMD W_BLAST=$BLAST_CMD
 unset SUCK_CMD BLAST_CMD
