@@ -101,8 +101,8 @@ trial_rate() {
 # the tools' options checked for every variant and size; then the traps and the staging
 # directory.
 trial_init() {
-	words_check -B "$BLAST_ARGS" apohV "addr port output run-id help version"
-	words_check -S "$SUCK_ARGS" apomwhV "addr port output variant work run-id help version"
+	words_check -B "$BLAST_ARGS" apohV "addr port output run-id key-file help version"
+	words_check -S "$SUCK_ARGS" apomwhV "addr port output variant work run-id key-file help version"
 	tool_bins
 	variants_pick
 	result_check
