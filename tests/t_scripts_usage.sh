@@ -116,7 +116,7 @@ bad plot "one result directory expected" "$TMP/a" "$TMP/b"
 for c in suite reproduce ndr "sweep rate" perf compare plot index; do
 	s=${c%% *} m=
 	[ "$s" = "$c" ] || m=${c#* }
-	for o in --wire --wire=1 -x; do
+	for o in --bogus --bogus=1 -x; do
 		# shellcheck disable=SC2086 # the mode, when there is one
 		bad "$s" "$s: unknown option '${o%%=*}'" $m "$o"
 		check "$c $o: the usage on stderr" grep -q "^usage: .*scripts/$s" "$TMP/bad.err"

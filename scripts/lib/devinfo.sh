@@ -18,6 +18,7 @@ drv=
 if [ -e "$d/device/driver" ]; then
 	drv=$(basename "$(readlink "$d/device/driver")")
 elif command -v ip >/dev/null 2>&1; then
+	# shellcheck disable=SC1003 # a backslash is the field separator of ip -o
 	drv=$(ip -d -o link show dev "$DEV" 2>/dev/null | awk -F'\\' '{ split($3, w, " "); if (w[1] != "" && w[1] !~ /^(addrgenmode|numtxqueues)$/) print w[1] }')
 fi
 echo "rx_dev.driver: ${drv:-unknown}"

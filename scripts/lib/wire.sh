@@ -36,12 +36,16 @@
 # --rx-dev compares the part that is there. A namespace outlives `ip netns del` while a process
 # is in it: the tools are stopped first.
 
+# shellcheck disable=SC2034 # WIRE_LONG, WIRE_RX_ARGS are the commands'
 WIRE=0          # --wire
 WIRE_MTU=       # --mtu: both ends' MTU (1500)
 RX_DEV=         # --rx-dev, or the wire's receive end: suck --rx-dev, and env.txt's rx_dev lines
 WIRE_RX_ARGS=   # the words suck gets for it: "--rx-dev DEV"
 WIRE_LONG="wire mtu= rx-dev=" # opt_next's LONG names; wire_opt sets the one in OPT
-WIRE_NS_TX= WIRE_NS_RX= WIRE_DEV_TX= WIRE_DEV_RX=
+WIRE_NS_TX=''   # the namespaces: blast's, suck's
+WIRE_NS_RX=''
+WIRE_DEV_TX=''  # the veth's ends: blast's, suck's
+WIRE_DEV_RX=''
 WIRE_ADDR_TX=198.18.0.1 WIRE_ADDR_RX=198.18.0.2 WIRE_ADDR6_TX=2001:2::1 WIRE_ADDR6_RX=2001:2::2
 WIRE_MAC_TX=02:62:73:00:00:01 WIRE_MAC_RX=02:62:73:00:00:02 # locally administered ("bs")
 WIRE_MADE=      # the namespaces this run made, removed by wire_down
@@ -50,18 +54,18 @@ WIRE_REFUSED=   # what the kernel did not take
 RXDEV_INFO=     # devinfo.sh's lines from suck's host
 WIRE_NEXT=      # the cleanup wire_cleanup runs before wire_down
 
-# wire_usage: the options' lines for a command's usage.
+# wire_usage COLUMN: the options' lines for a command's usage, their text from COLUMN on.
 wire_usage() {
-	cat <<'EOF'
-  --wire          a real receive path on this machine (root): suck and blast in two network
-                  namespaces joined by a veth pair, GRO on suck's end, blast's GSO messages
-                  cut into datagrams before the link, the receiving NAPI in a kernel thread
-                  pinned to suck's CPU and counted (suck --rx-dev: rx_kernel_s); -a is then
-                  198.18.0.2 (the default) or 2001:2::2 (IPv6). Everything made is removed
-                  on exit. Exit 4 when this machine cannot (not root, no ip, no veth)
-  --mtu N         with --wire: the link's MTU, 1280..65535 (1500; 9000 for jumbo frames)
-  --rx-dev DEV    without --wire (two hosts): suck's receiving device on its host, passed
-                  to suck (its NAPI threads' CPU, when threaded) and described in env.txt
+	awk -v c="$1" -F'|' '{ printf "  %-" (c - 2) "s%s\n", $1, $2 }' <<'EOF'
+--wire|a real receive path on this machine (root): suck and blast in two
+|network namespaces joined by a veth pair, GRO on suck's end, blast's
+|GSO messages cut into datagrams before the link, the receiving NAPI in
+|a kernel thread pinned to suck's CPU and counted (suck --rx-dev); -a is
+|then 198.18.0.2 (the default) or 2001:2::2 (IPv6). All it makes is
+|removed on exit; exit 4 where it cannot be (not root, no ip, no veth)
+--mtu N|with --wire: the link's MTU, 1280..65535 (1500; 9000: jumbo frames)
+--rx-dev DEV|without --wire (two hosts): suck's receiving device on its host,
+|given to suck (its NAPI threads' CPU, when threaded), described in env.txt
 EOF
 }
 
@@ -146,6 +150,7 @@ wire_up() {
 	wire_features "$WIRE_NS_RX" "$WIRE_DEV_RX" rx-gro on
 	wire_features "$WIRE_NS_TX" "$WIRE_DEV_TX" tx-tcp-segmentation off tx-tcp6-segmentation off \
 		tx-tcp-ecn-segmentation off tx-tcp-mangleid-segmentation off tx-udp-segmentation off
+	# shellcheck disable=SC2016 # $1 is the inner shell's
 	if ip netns exec "$WIRE_NS_RX" sh -c 'echo 1 >"/sys/class/net/$1/threaded"' sh "$WIRE_DEV_RX" 2>/dev/null; then
 		wire_said set "$WIRE_DEV_RX threaded NAPI"
 	else
@@ -154,6 +159,7 @@ wire_up() {
 	SUCK_CMD="ip netns exec $WIRE_NS_RX"
 	BLAST_CMD="ip netns exec $WIRE_NS_TX"
 	RX_DEV=$WIRE_DEV_RX
+	# shellcheck disable=SC2034 # the commands'
 	WIRE_RX_ARGS="--rx-dev $RX_DEV"
 }
 
@@ -177,7 +183,7 @@ wire_features() {
 	wf_ns=$1 wf_dev=$2
 	shift 2
 	wf_out=$(ip netns exec "$wf_ns" "$WIRE_NETDEV" set "$wf_dev" "$@" 2>/dev/null) || true
-	wf_set= wf_ref=
+	wf_set='' wf_ref=''
 	while [ $# -ge 2 ]; do
 		wf_now=$(printf '%s\n' "$wf_out" | awk -v n="$1" '$1 == n { print $2; exit }')
 		if [ "$wf_now" = "$2" ]; then
@@ -198,6 +204,7 @@ wire_features() {
 # receiving device described (RXDEV_INFO).
 wire_pin() {
 	if [ "$WIRE" = 1 ]; then
+		# shellcheck disable=SC2034 # tools.sh's
 		BLAST_HOST=
 		wp_cpu=${SUCK_PIN#--cpu }
 		if [ -z "$SUCK_PIN" ]; then
@@ -231,7 +238,7 @@ wire_env() {
 # wire_describe: a sentence on the path for a table's header; empty on loopback.
 wire_describe() {
 	if [ "$WIRE" = 1 ]; then
-		echo "Path: wire (--wire), a veth pair between two network namespaces, GRO on suck's end, datagrams cut before the link, the receiving NAPI in a kernel thread${SUCK_PIN:+ on suck's CPU} (rx_kernel: its CPU per datagram)${WIRE_REFUSED:+; refused: $WIRE_REFUSED}."
+		echo "Path: wire (--wire), a veth pair between two network namespaces, GRO on suck's end, datagrams cut before the link, the receiving NAPI in a kernel thread${SUCK_PIN:+ on the CPU of suck} (rx_kernel: its CPU per datagram)${WIRE_REFUSED:+; refused: $WIRE_REFUSED}."
 	elif [ -n "$RX_DEV" ]; then
 		echo "Path: suck's device $RX_DEV (--rx-dev)."
 	fi
