@@ -1,9 +1,10 @@
 # Wire mode (--wire, scripts/lib/wire.sh): a veth pair between two network namespaces, GRO on
 # suck's end, threaded NAPI pinned to suck's CPU. A short suite over every variant (suck -m
 # list) completes with the accounting exact and the kernel's receive work counted, so does one
-# over IPv6 at a paced rate; ndr, sweep and reproduce gro-2018 run on it; nothing they made is
-# left after a normal end, a bad option found once it was built, SIGTERM while it is being set up
-# and SIGINT mid-run. Loopback's rx_kernel_s is "-". Without root --wire exits 4 with its
+# over IPv6 at a paced rate; ndr, sweep and reproduce gro-2018 run on it; with two hosts'
+# prefixes env.txt describes suck's device (--rx-dev too); nothing they made is left after a
+# normal end, a bad option found once it was built, SIGTERM while it is being set up and SIGINT
+# mid-run. Loopback's rx_kernel_s is "-". Without root --wire exits 4 with its
 # message. Runs: 0.3-0.5 s each, about 20 in all; every sender bounded by -t; the traffic stays
 # in the namespaces the scripts make, on 198.18.0.0/15 and 2001:2::/48.
 # shellcheck disable=SC2046,SC2016 # names_of's words are two names; the conditions are eval'd
@@ -200,6 +201,36 @@ check "reproduce gro-2018 --wire: the NAPI thread's CPU per GB" num_gt "$(awk -F
 check "reproduce gro-2018 --wire: the paragraph on the wire" grep -qF 'On the wire the datagrams cross the link one by one' "$TMP/gro/reproduce.md"
 gone $(names_of "$TMP/gro")
 check "reproduce --wire: nothing left behind" test $? -eq 0
+
+# Two hosts (prefixes, no --wire), made here as t_twohost makes them: env.txt describes the
+# device holding -a; --rx-dev DEV goes to suck, and without threaded NAPI its kernel work is "-".
+NSA=bs-hosta-$$ NSB=bs-hostb-$$
+# shellcheck disable=SC2154 # p is the loop variable inside the trap
+trap 'ip netns del "$NSA" 2>/dev/null; ip netns del "$NSB" 2>/dev/null; for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+if ip netns add "$NSA" && ip netns add "$NSB" &&
+	ip link add "ha$$" netns "$NSA" type veth peer name "hb$$" netns "$NSB" &&
+	ip -n "$NSA" addr add 198.19.0.1/30 dev "ha$$" && ip -n "$NSB" addr add 198.19.0.2/30 dev "hb$$" &&
+	ip -n "$NSA" link set "ha$$" up && ip -n "$NSB" link set "hb$$" up; then
+	for rxd in "" "hb$$"; do
+		D=$TMP/two$rxd
+		SUCK_CMD="ip netns exec $NSB" BLAST_CMD="ip netns exec $NSA" \
+			sh scripts/suite -t 0.3 -r 1 -W 0 -m buffer -P -a 198.19.0.2 ${rxd:+--rx-dev "$rxd"} -o "$D" >/dev/null 2>"$TMP/two.err"
+		check "two hosts${rxd:+ --rx-dev $rxd}: exit 0" test $? -eq 0
+		check "two hosts${rxd:+ --rx-dev $rxd}: env.txt names suck's device" grep -qx "rx_dev: hb$$" "$D/env.txt"
+		check "two hosts${rxd:+ --rx-dev $rxd}: and says it has no NAPI thread" grep -q '^rx_dev.napi: none' "$D/env.txt"
+		check "two hosts${rxd:+ --rx-dev $rxd}: no wire lines" sh -c "! grep -q '^wire' '$D/env.txt'"
+		if [ -n "$rxd" ]; then
+			check "two hosts --rx-dev $rxd: given to suck" grep -q "^cmd: ip netns exec $NSB .*/suck .* --rx-dev $rxd\$" "$D/env.txt"
+		else
+			check "two hosts: no --rx-dev for suck" sh -c "! grep -q -- '--rx-dev' '$D/env.txt'"
+		fi
+		check "two hosts${rxd:+ --rx-dev $rxd}: rx_kernel_s '-', never a guess" test "$(rv "$D/runs.tsv" buffer suck_rx_kernel_s)" = -
+	done
+else
+	skip "cannot make the two-host namespaces"
+fi
+ip netns del "$NSA" 2>/dev/null
+ip netns del "$NSB" 2>/dev/null
 
 # A bad option suck refuses, found after the path is built: exit 2, nothing left.
 sh scripts/suite --wire -m buffer -w bogus -t 0.3 -r 1 -W 0 -P -o "$TMP/badw" >/dev/null 2>"$TMP/badw.err" &
