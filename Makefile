@@ -86,7 +86,7 @@ check: all
 	$(MAKE) B=bin/san CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
 	@BIN=$(B) sh tests/valgrind.sh
 
-# A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 5 minutes).
+# A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 8 minutes).
 perf: all $(B)/bare
 	@BIN=$(B) sh scripts/perf
 
@@ -109,7 +109,7 @@ clean:
 -include $(wildcard $(O)/*/*.d $(O)/tests/unit/*.d)
 
 # Every receive variant, 1 warm-up + 6 runs of 3 s each (6 so that the rank test in table.md can
-# call a difference; README, make bench): about two minutes (scripts/suite says why).
+# call a difference; README, make bench): under three minutes (scripts/suite says why).
 bench: all
 	sh scripts/suite
 
@@ -124,11 +124,11 @@ bench-wire: all
 reproduce: all $(B)/bare
 	@BIN=$(B) sh scripts/reproduce
 
-# Zero-loss rate of every variant (RFC 2544 search, 2 s trials, 2 % resolution): 2 to 3 minutes.
+# Zero-loss rate of every variant (RFC 2544 search, 2 s trials, 2 % resolution): 3 to 4 minutes.
 ndr: all
 	sh scripts/ndr
 
-# Delivered against offered rate, every variant, 1 + 10 rates of 2 s: about 2 minutes.
+# Delivered against offered rate, every variant, 1 + 10 rates of 2 s: under 3 minutes.
 sweep: all
 	sh scripts/sweep rate
 
@@ -150,7 +150,7 @@ uninstall:
 		$(MAN1:man/%='$(DESTDIR)$(MAN1DIR)/%')
 
 # One-way delay against offered rate, every variant (sweep rate --latency), 1 + 8 rates of
-# 1.5 s: about 2 minutes. Work histogram:8 (a consumer 8 times slower) puts every variant's knee
+# 1.5 s: under 3 minutes. Work histogram:8 (a consumer 8 times slower) puts every variant's knee
 # within what blast offers on two CPUs (sendmmsg of 32 tops out near 300k datagrams/s into a live
 # receiver), so the delay is seen to leave its floor where the queue starts to build.
 latency: all

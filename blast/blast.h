@@ -19,7 +19,10 @@
 
 #define BLAST_MAX_FLOWS 64     /* -j: a thread each; the wire allows WIRE_MAX_FLOWS (256) */
 #define BLAST_MAX_BATCH 1024
-#define BLAST_MAX_SEGS  64     /* UDP_MAX_SEGMENTS in older kernels */
+#define BLAST_MAX_SEGS  128    /* -g: UDP_MAX_SEGMENTS since Linux 6.9; older kernels take 64 */
+#define BLAST_OLD_SEGS  64     /* UDP_MAX_SEGMENTS before, and what blast assumes unprobed */
+#define BLAST_CALL_BYTES 65536 /* the default shape: a send call carries at least this much */
+#define BLAST_MAX_MSGS  16     /* ... in at most this many GSO messages per sendmmsg */
 #define BLAST_PLAIN_BATCH 32   /* -b's default without GSO */
 #define BLAST_ERRNOS    160    /* errors are counted per errno below this */
 #define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
@@ -41,6 +44,7 @@ struct blast_cfg {
 	unsigned segs;         /* datagrams per message (UDP GSO), 1 = no GSO */
 	int gso_auto;          /* segs chosen by blast, not -g: a route that refuses GSO falls
 				  back to sendmmsg of BLAST_PLAIN_BATCH instead of failing */
+	unsigned max_segs;     /* the most segments a GSO message may have here (probed) */
 	unsigned flows;
 	uint32_t run_id;
 	struct key key;        /* BS_RUN_KEY or --key-file: tags every fin; never on the command line */
@@ -68,6 +72,10 @@ struct flow;
  * says whether a failed call means the route refuses GSO, gso_fallback then goes on without
  * it; gso_off turns it off before the fins (-1 with errno). */
 void gso_plan(struct blast_cfg *cfg, int batch_set, unsigned max);
+/* The most segments this kernel takes in one GSO message: BLAST_MAX_SEGS or BLAST_OLD_SEGS,
+ * found once by sending one message of BLAST_MAX_SEGS tiny segments to a socket of its own on
+ * 127.0.0.1 (nothing leaves the host); BLAST_OLD_SEGS when that cannot be tried. */
+unsigned gso_max_segs(void);
 int gso_socket(struct flow *f);
 int gso_refused(const struct flow *f, int e);
 void gso_fallback(struct flow *f, int e);

@@ -5,14 +5,39 @@
  * socket's segment size cuts every send on it, fins included; a fin longer than a datagram
  * would arrive in foreign pieces. */
 #include <errno.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "blast.h"
+
+unsigned gso_max_segs(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof a;
+	static uint8_t buf[BLAST_MAX_SEGS * 8];
+	int seg = 8, rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
+	unsigned max = BLAST_OLD_SEGS;
+
+	/* The kernel checks the count at the send, not at setsockopt: one real send of 128
+	 * segments of 8 bytes, to a socket nobody else knows, decides it. */
+	if (rx >= 0 && tx >= 0 && bind(rx, (struct sockaddr *)&a, sizeof a) == 0 &&
+	    getsockname(rx, (struct sockaddr *)&a, &alen) == 0 &&
+	    connect(tx, (struct sockaddr *)&a, sizeof a) == 0 &&
+	    setsockopt(tx, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg) == 0 &&
+	    send(tx, buf, sizeof buf, MSG_DONTWAIT) == (ssize_t)sizeof buf)
+		max = BLAST_MAX_SEGS;
+	if (rx >= 0)
+		close(rx);
+	if (tx >= 0)
+		close(tx);
+	return max;
+}
 
 void gso_plan(struct blast_cfg *cfg, int batch_set, unsigned max)
 {
@@ -22,14 +47,21 @@ void gso_plan(struct blast_cfg *cfg, int batch_set, unsigned max)
 		unsigned fit = max / cfg->size;
 		cfg->segs = 1;
 		if (!batch_set && !cfg->rate && fit >= 2) {
-			cfg->segs = fit < BLAST_MAX_SEGS ? fit : BLAST_MAX_SEGS;
+			cfg->segs = fit < cfg->max_segs ? fit : cfg->max_segs;
 			cfg->gso_auto = 1;
 		}
 	}
-	/* A GSO message is up to 64 KiB already: one per call unless -b asks for more. 32 of
-	 * them (2 MiB a call) spill out of the cache and cost more per datagram than one. */
-	if (cfg->segs > 1 && !batch_set)
-		cfg->batch = 1;
+	if (cfg->segs < 2 || batch_set)
+		return;
+	/* A call's fixed cost is paid per send call: small messages (64 x 64 B is 4 KiB) go
+	 * several to a sendmmsg, as many as fit in BLAST_CALL_BYTES (docs/performance.md has
+	 * the shapes measured). A -g of the user's keeps one message per call unless -b says. */
+	cfg->batch = 1;
+	if (cfg->gso_auto) {
+		size_t msg = (size_t)cfg->segs * cfg->size;
+		unsigned n = (unsigned)(BLAST_CALL_BYTES / msg);
+		cfg->batch = n < 1 ? 1 : n > BLAST_MAX_MSGS ? BLAST_MAX_MSGS : n;
+	}
 }
 
 /* The plain shape a flow falls back to: sendmmsg of BLAST_PLAIN_BATCH. */

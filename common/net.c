@@ -11,6 +11,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#ifndef SO_BUSY_POLL
+#define SO_BUSY_POLL 46
+#endif
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+#ifndef SO_BUSY_POLL_BUDGET
+#define SO_BUSY_POLL_BUDGET 70
+#endif
+
 const char *net_resolve(const char *host, unsigned port, struct net_addr *out)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM, .ai_flags = AI_NUMERICSERV };
@@ -100,6 +110,19 @@ int64_t net_drops(int fd)
 	if (d < 0)
 		d = drops_in("/proc/net/udp6", (unsigned long)st.st_ino);
 	return d;
+}
+
+const char *net_busy_poll(int fd, unsigned usecs, int prefer, unsigned budget)
+{
+	int v = (int)usecs, one = 1, b = (int)budget;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &v, sizeof v) < 0)
+		return "SO_BUSY_POLL";
+	if (prefer && setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof one) < 0)
+		return "SO_PREFER_BUSY_POLL";
+	if (budget && setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &b, sizeof b) < 0)
+		return "SO_BUSY_POLL_BUDGET";
+	return NULL;
 }
 
 unsigned net_max_payload(const struct net_addr *a)

@@ -24,6 +24,11 @@ int net_rcvbuf(int fd, int bytes);
 /* Receive-buffer drops the kernel counted for this UDP socket, from /proc/net/udp{,6} by the
  * socket's inode; -1 when not found. */
 int64_t net_drops(int fd);
+/* Kernel busy polling on a socket: SO_BUSY_POLL usecs, then SO_PREFER_BUSY_POLL when prefer,
+ * SO_BUSY_POLL_BUDGET when budget is not 0. NULL, or the name of the option the kernel refused
+ * (errno says why: EPERM without CAP_NET_ADMIN, ENOPROTOOPT in a kernel built without busy
+ * polling). */
+const char *net_busy_poll(int fd, unsigned usecs, int prefer, unsigned budget);
 /* The largest UDP payload to this address: 65507 IPv4 (a v4-mapped IPv6 address too, which
  * goes out as IPv4), 65527 IPv6. */
 unsigned net_max_payload(const struct net_addr *a);

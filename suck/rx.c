@@ -13,6 +13,10 @@
 #include "net.h"
 #include "sys.h"
 
+#ifndef SO_INCOMING_NAPI_ID
+#define SO_INCOMING_NAPI_ID 56
+#endif
+
 const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error" };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh)
@@ -68,16 +72,19 @@ ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *fr
 
 void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns)
 {
-	struct rx_latency *l = rx->lat;
-	uint64_t stamp = rx->stamp_ns;
+	rx_latency_add(rx->lat, rx->sh->start_real_ns, send_ns, rx->stamp_ns, hand_ns);
+}
 
+void rx_latency_add(struct rx_latency *l, uint64_t start_real_ns, uint64_t send_ns, uint64_t stamp,
+		    uint64_t hand_ns)
+{
 	if (send_ns > hand_ns) {
 		l->negative++;
 		return;
 	}
 	/* Sent before this suck started (a second of slack for the clocks' step): no delay of
 	 * this run, whatever the header says; counted, not sampled. */
-	if (send_ns + 1000000000ull < rx->sh->start_real_ns) {
+	if (send_ns + 1000000000ull < start_real_ns) {
 		l->outside++;
 		return;
 	}
@@ -130,16 +137,20 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 	return m;
 }
 
-int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags)
+int rx_msgs_take(struct rx *rx, struct rx_msgs *m, int flags)
 {
-	int n;
-
 	/* msg_controllen is an in/out field: where there are control buffers (--latency, gro),
 	 * reset it before every call. */
 	for (unsigned i = 0; m->ctl && i < m->n; i++)
 		m->msgs[i].msg_hdr.msg_controllen = m->ctl;
 	rx->calls++;
-	n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | flags | rx->flags, NULL);
+	return recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | flags | rx->flags, NULL);
+}
+
+int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags)
+{
+	int n = rx_msgs_take(rx, m, flags);
+
 	if (n < 0)
 		rx_recv_failed(rx, errno, "recvmmsg");
 	return n;
@@ -165,9 +176,31 @@ void rx_free(struct rx *rx)
 	seq_free(&rx->trk);
 }
 
+void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
+{
+	struct wire_hdr h;
+
+	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
+	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, h.run_id)) &&
+	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
+	     rx_claim(rx, h.flow, src)) &&
+	    seq_discard(&rx->trk, h.flow, h.seq))
+		return;
+	rx_take(rx, buf, len, src);
+}
+
 void rx_first(struct rx *rx)
 {
 	uint64_t seen = 0;
+	int id = 0;
+	socklen_t len = sizeof id;
+
+	/* The device queue the datagram came through (the kernel marks the socket with it as the
+	 * datagram is queued): busy polling needs one, and loopback has none (0). Once a run. */
+	if (getsockopt(rx->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &len) == 0) {
+		rx->napi_read = 1;
+		rx->napi_id = (unsigned)id;
+	}
 
 	rx->first_ns = rx->last_ns = sys_mono_ns();
 	rx->seen_at_clock = rx->received + 1; /* this datagram is about to be counted */
@@ -396,6 +429,11 @@ void rx_recv_failed(struct rx *rx, int err, const char *call)
 		rx_idle(rx);
 		return;
 	}
+	rx_failed(rx, call, err);
+}
+
+void rx_failed(struct rx *rx, const char *call, int err)
+{
 	sys_error_set(&rx->error, call, err);
 	stop_all(rx, RX_STOP_ERROR);
 }

@@ -25,7 +25,18 @@ shape() {
 }
 
 shape default "45 1" "GSO of 45 datagrams of 1450 bytes, one message per call" -t 0.2
-shape small "64 1" "-s 64: 64 datagrams per GSO message" -t 0.2 -s 64
+# The kernel's segment limit, as blast found it: 128 since Linux 6.9, 64 before.
+MAXSEGS=$("$BIN/blast" --check -o tsv | { read -r h; read -r r; echo "$h
+$r" >"$TMP/check.tsv"; }; field "$TMP/check.tsv" gso_max_segs)
+check "blast found the kernel's segment limit ($MAXSEGS)" test "$MAXSEGS" = 128 -o "$MAXSEGS" = 64
+# -s 64: as many segments as the kernel takes, and as many such messages per sendmmsg as fit
+# in 64 KiB (8 of 128 x 64 B, 16 of 64 x 64 B).
+shape small "$MAXSEGS $((65536 / (MAXSEGS * 64)))" "-s 64: $MAXSEGS datagrams per GSO message, several a call" -t 0.2 -s 64
+shape mid "$MAXSEGS $((65536 / (MAXSEGS * 256)))" "-s 256: $MAXSEGS datagrams per message" -t 0.2 -s 256
+# -g above the kernel's limit is refused with the limit named.
+"$BIN/blast" -p 9 -g $((MAXSEGS + 1)) -t 0.1 >/dev/null 2>"$TMP/g.err"
+check "-g $((MAXSEGS + 1)): exit 2" test $? = 2
+check "-g $((MAXSEGS + 1)): names the range 1..$MAXSEGS" grep -q "1\.\.$MAXSEGS" "$TMP/g.err"
 shape paced "1 32" "-r: no GSO, sendmmsg of 32" -n 2000 -r 20000
 shape batch "1 8" "-b 8: no GSO" -t 0.2 -b 8
 shape big "1 32" "-s 40000: one fits in 64 KiB, no GSO" -t 0.2 -s 40000

@@ -29,7 +29,7 @@ bad blast "-p '22 '" -p "22 "
 bad blast "-r '1.5'" -r 1.5
 bad blast "-b '0'" -b 0
 bad blast "-b '2000'" -b 2000
-bad blast "-g '65'" -g 65
+bad blast "-g '129'" -g 129
 bad blast "a GSO message is at most" -g 64 -s 1450
 bad blast "-j '0'" -j 0
 bad blast "-j '65'" -j 65
@@ -66,6 +66,15 @@ bad suck "-t '-1'" -t -1
 bad suck "-o 'csv'" -o csv
 bad suck "unknown option '-x'" -x
 bad suck "-a '300.1.1.1'" -a 300.1.1.1
+bad suck "--edge applies to -m epoll" -m mmsg --edge
+bad suck "--workers, --queue and --queue-full apply to -m pool" -m buffer --workers 2
+bad suck "--workers '0'" -m pool --workers 0
+bad suck "--queue '2000'" -m pool --queue 2000
+bad suck "--queue-full 'wait'" -m pool --queue-full wait
+bad suck "--busy-poll applies to -m copy, buffer, mmsg, gro, epoll, pool" -m uring --busy-poll 50
+bad suck "--busy-poll '0'" --busy-poll 0
+bad suck "need --busy-poll" --busy-poll-budget 8
+bad suck "-b applies to -m mmsg, gro, epoll, pool" -m copy -b 4
 
 # Good command lines parse (suck -t ends at once; -h and -V exit 0 on stdout).
 for tool in blast suck; do

@@ -48,6 +48,8 @@ rows_exact() {
 		check "$v: valid > 0 ($valid)" test "${valid:-0}" -gt 0
 		check "$v: sent == valid + lost ($sent $valid $lost)" test "$sent" -eq $((valid + lost))
 		check "$v: dropped <= lost ($dropped $lost)" test "$dropped" -le "$lost"
+		check "$v: lost == dropped + queue_dropped + elsewhere" test "$lost" -eq \
+			$((dropped + $(rv "$re_f" "$v" suck_queue_dropped) + $(rv "$re_f" "$v" suck_elsewhere)))
 		check "$v: received == valid + dup + late + foreign + truncated" test "$recv" -eq \
 			$((valid + $(rv "$re_f" "$v" suck_dup) + $(rv "$re_f" "$v" suck_late) + $(rv "$re_f" "$v" suck_foreign) + $(rv "$re_f" "$v" suck_truncated)))
 		check "$v: nothing foreign on a link of its own" test "$(rv "$re_f" "$v" suck_foreign)" = 0

@@ -3,8 +3,9 @@
  * source, fins, truncation) and the sequence tracker, over FUZZ_THREADS receive threads that
  * share one run as suck -j does. The input is a series of datagrams, each a 2-byte big-endian
  * length and then that many bytes (cut short at the end of the input); the length 0xffff is
- * not a datagram but one byte that picks the thread (low 2 bits) and the source address (next
- * 2 bits) of the datagrams after it. After each input the accounting identities must hold as
+ * not a datagram but one byte that picks the thread (low 2 bits), the source address (next
+ * 2 bits) and the path (next 2: rx_datagram twice over, pool's receiver counting without the
+ * work, rx_account, or throwing away at a full queue, rx_discard) of the datagrams after it. After each input the accounting identities must hold as
  * integers, not modulo 2^64; a violation aborts, which libFuzzer reports as a crash.
  *
  *   make fuzz FUZZ_SECONDS=60 */
@@ -106,7 +107,7 @@ static void check_totals(void)
 			const struct seq_flow *sf = &rx[i].trk.flow[f];
 			if (f < rx[i].trk.flows_seen && (sf->next || sf->fins))
 				trackers++;
-			if (sf->valid > sf->next)
+			if (sf->valid > sf->next || (u128)sf->valid + sf->discarded > sf->next)
 				abort();
 		}
 		if (trackers > 1)
@@ -123,6 +124,9 @@ static void check_totals(void)
 	}
 	if (sent != t.sent || valid != t.valid || valid > sent || (u128)t.lost != sent - valid)
 		abort();
+	/* pool's thrown-away datagrams are part of lost, never more */
+	if (t.discarded > t.lost)
+		abort();
 	if (received != (u128)t.valid + t.dup + t.late + foreign + truncated)
 		abort();
 }
@@ -134,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint8_t buf[65536];
 	struct rx *r;
 	const struct rx_name *from = &src[0];
+	unsigned path = 0;
 
 	if (!ready)
 		setup();
@@ -150,6 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			r = &rx[data[0] % FUZZ_THREADS];
 			from = &src[(data[0] >> 2) % FUZZ_SOURCES];
+			path = (data[0] >> 4) & 3;
 			data++;
 			size--;
 			continue;
@@ -158,7 +164,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The kernel reports the real length; the buffer holds at most cap bytes. */
 		memcpy(buf, data, have < r->cap ? have : r->cap);
 		check_round_trip(data, have);
-		rx_datagram(r, buf, have, from);
+		if (path == 2)
+			(void)rx_account(r, buf, have, from);
+		else if (path == 3)
+			rx_discard(r, buf, have, from);
+		else
+			rx_datagram(r, buf, have, from);
 		data += have;
 		size -= have;
 	}
