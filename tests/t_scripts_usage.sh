@@ -111,7 +111,7 @@ bad plot "unknown option '-x'" -x "$TMP/a"
 bad plot "one result directory expected" "$TMP/a" "$TMP/b"
 
 # One option parser in every command (scripts/lib/base.sh opt_next): an unknown option, long or
-# short, gets the same words and exit 2 from each, with the usage on stderr (suite --wire once
+# short, gets the same words and exit 2 from each, with the usage on stderr (a long option once
 # said "Illegal option --"); -h and --help print the usage on stdout and exit 0.
 for c in suite reproduce ndr "sweep rate" perf compare plot index; do
 	s=${c%% *} m=
