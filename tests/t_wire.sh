@@ -38,7 +38,8 @@ rows_exact() {
 	for v in "$@"; do
 		if [ -z "$(rv "$re_f" "$v" variant)" ]; then
 			# a variant this kernel lacks (suck's exit 4) is skipped with a note; anything else fails
-			check "$v: no row, skipped with a note" grep -q "^- $v: skipped, not supported here" "${re_f%/runs.tsv}/table.md"
+			check "$v: no row, skipped with a note (notes: $(grep "^- $v" "${re_f%/runs.tsv}/table.md" 2>/dev/null | head -n 2 | tr '\n' ' '))" \
+				grep -q "^- $v: skipped, not supported here" "${re_f%/runs.tsv}/table.md"
 			continue
 		fi
 		sent=$(rv "$re_f" "$v" suck_sent) valid=$(rv "$re_f" "$v" suck_valid) lost=$(rv "$re_f" "$v" suck_lost)
@@ -161,7 +162,7 @@ if [ "$st" -eq 4 ] && grep -q -- '--wire .*: not supported here (exit 4)' "$TMP/
 	done_tests
 	exit
 fi
-check "suite --wire: exit 0" test "$st" -eq 0
+check "suite --wire: exit 0 (got $st: $(tail -n 1 "$TMP/v4.err"))" test "$st" -eq 0
 [ "$st" -eq 0 ] || tail -n 20 "$TMP/v4.err"
 # A kernel without threaded NAPI (before 5.12) runs, says so, and reports '-' for its work.
 NAPI=$(grep -c '^rx_dev.napi: [0-9]' "$D/env.txt")
@@ -191,7 +192,7 @@ check "table.md: the path said" grep -q '^Path: wire (--wire)' "$D/table.md"
 D=$TMP/v6
 sh scripts/suite --wire --mtu 9000 -a 2001:2::2 -m "buffer gro" -s 8000 -B "-r 5000" -t 0.5 -r 1 -W 0 -P -o "$D" >"$TMP/v6.out" 2>"$TMP/v6.err"
 st=$?
-check "suite --wire IPv6: exit 0" test "$st" -eq 0
+check "suite --wire IPv6: exit 0 (got $st: $(tail -n 1 "$TMP/v6.err"))" test "$st" -eq 0
 [ "$st" -eq 0 ] || tail -n 20 "$TMP/v6.err"
 rows_exact "$D/runs.tsv" 2001:2::2 buffer gro
 check "IPv6: 8000-byte datagrams whole on a 9000-byte MTU" test "$(rv "$D/runs.tsv" buffer suck_bytes)" -eq $((8000 * $(rv "$D/runs.tsv" buffer suck_received)))
@@ -201,17 +202,20 @@ check "IPv6 suite: nothing left behind" test $? -eq 0
 
 # ndr, sweep and reproduce gro-2018 on the wire: short, each cleaned up.
 sh scripts/ndr --wire -m buffer -t 0.3 --max-trials 5 -R 50 -P -o "$TMP/ndr" >"$TMP/ndr.out" 2>"$TMP/ndr.err"
-check "ndr --wire: exit 0" test $? -eq 0
+st=$?
+check "ndr --wire: exit 0 (got $st: $(tail -n 1 "$TMP/ndr.err"))" test "$st" -eq 0
 [ "$NAPI" = 0 ] || check "ndr --wire: trials.tsv has the kernel's work per datagram" num_gt "$(col "$TMP/ndr/trials.tsv" rx_kernel_ns_per_pkt | head -n 1)" 0
 gone $(names_of "$TMP/ndr")
 check "ndr --wire: nothing left behind" test $? -eq 0
 sh scripts/sweep size --wire -m gro --sizes 1450 -t 0.3 -P -o "$TMP/sweep" >"$TMP/sweep.out" 2>"$TMP/sweep.err"
-check "sweep --wire: exit 0" test $? -eq 0
+st=$?
+check "sweep --wire: exit 0 (got $st: $(tail -n 1 "$TMP/sweep.err"))" test "$st" -eq 0
 [ "$NAPI" = 0 ] || check "sweep --wire: size.tsv has the whole receive path per datagram" num_gt "$(col "$TMP/sweep/size.tsv" rx_total_ns_per_pkt | head -n 1)" 0
 gone $(names_of "$TMP/sweep")
 check "sweep --wire: nothing left behind" test $? -eq 0
 sh scripts/reproduce gro-2018 --wire -t 0.3 -r 1 -o "$TMP/gro" >"$TMP/gro.out" 2>"$TMP/gro.err"
-check "reproduce gro-2018 --wire: exit 0" test $? -eq 0
+st=$?
+check "reproduce gro-2018 --wire: exit 0 (got $st: $(tail -n 1 "$TMP/gro.err"))" test "$st" -eq 0
 [ "$NAPI" = 0 ] || check "reproduce gro-2018 --wire: the NAPI thread's CPU per GB" num_gt "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rx_kernel_s_per_gb") c = i; next } $1 == "here" { print $c; exit }' "$TMP/gro/reproduce.tsv")" 0
 check "reproduce gro-2018 --wire: the paragraph on the wire" grep -qF 'On the wire the datagrams cross the link one by one' "$TMP/gro/reproduce.md"
 gone $(names_of "$TMP/gro")
