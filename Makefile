@@ -134,20 +134,29 @@ sweep: all
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the tools and their man pages, the GNU way.
 # uninstall removes exactly those four files and leaves the directories, which may hold others.
+# An empty PREFIX would put them in /bin and /share: refused before anything is built. Every
+# path goes to the shell in single quotes, a ' in it as '\'', so a space or a quote in PREFIX
+# or DESTDIR is just a character ($ is make's own: write $$).
 PREFIX  ?= /usr/local
 BINDIR   = $(PREFIX)/bin
 MAN1DIR  = $(PREFIX)/share/man/man1
 INSTALL  = install
 MAN1    := man/blast.1 man/suck.1
+sq       = '$(subst ','\'',$(1))'
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+ifeq ($(strip $(PREFIX)),)
+$(error PREFIX is empty: that would install into /bin and /share; give one, e.g. PREFIX=/usr/local)
+endif
+endif
 .PHONY: install uninstall
 install: all
-	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MAN1DIR)'
-	$(INSTALL) -m 755 $(B)/blast $(B)/suck '$(DESTDIR)$(BINDIR)/'
-	$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(MAN1DIR)/'
+	$(INSTALL) -d $(call sq,$(DESTDIR)$(BINDIR)) $(call sq,$(DESTDIR)$(MAN1DIR))
+	$(INSTALL) -m 755 $(B)/blast $(B)/suck $(call sq,$(DESTDIR)$(BINDIR)/)
+	$(INSTALL) -m 644 $(MAN1) $(call sq,$(DESTDIR)$(MAN1DIR)/)
 
 uninstall:
-	rm -f '$(DESTDIR)$(BINDIR)/blast' '$(DESTDIR)$(BINDIR)/suck' \
-		$(MAN1:man/%='$(DESTDIR)$(MAN1DIR)/%')
+	rm -f $(call sq,$(DESTDIR)$(BINDIR)/blast) $(call sq,$(DESTDIR)$(BINDIR)/suck) \
+		$(foreach m,$(MAN1:man/%=%),$(call sq,$(DESTDIR)$(MAN1DIR)/$(m)))
 
 # One-way delay against offered rate, every variant (sweep rate --latency), 1 + 8 rates of
 # 1.5 s: under 3 minutes. Work histogram:8 (a consumer 8 times slower) puts every variant's knee

@@ -118,8 +118,8 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case O_CHECK: cfg.check = 1; break;
-		case 'h': usage(stdout); exit(0);
-		case 'V': printf("blast %s\n", version_text); exit(0);
+		case 'h': usage(stdout); opt_done();
+		case 'V': printf("blast %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
 		}

@@ -154,7 +154,7 @@ static void parse(int argc, char **argv)
 			if (strcmp(optarg, "list") == 0) {
 				for (int i = 0; variants[i]; i++)
 					printf("%s\t%s\n", variants[i]->name, variants[i]->what);
-				exit(0);
+				opt_done();
 			}
 			cfg.variant = variants[opt_name("-m", optarg, names)];
 			break;
@@ -201,8 +201,8 @@ static void parse(int argc, char **argv)
 		case O_BUDGET:
 			cfg.busy_budget = (unsigned)opt_u64("--busy-poll-budget", optarg, OPT_PLAIN, 1, SUCK_MAX_BUSY_BUDGET);
 			break;
-		case 'h': usage(stdout); exit(0);
-		case 'V': printf("suck %s\n", version_text); exit(0);
+		case 'h': usage(stdout); opt_done();
+		case 'V': printf("suck %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
 		}
@@ -276,9 +276,12 @@ static int busy_poll(int fd)
 	return 1;
 }
 
-/* A socket bound to a with the run's options: its fd, or -1 (exit 1), -4 (exit 4) with the
- * message said. */
-static int open_socket(const struct net_addr *a)
+/* A socket with the run's options, bound to a. With -j the port is suck's alone: the first
+ * socket binds without SO_REUSEPORT, so a port that anyone holds (any listener, another
+ * suck -j, a SO_REUSEPORT group) is refused as in use, and -p 0 gets a port nobody is on. Only
+ * then does it take SO_REUSEPORT, which lets the others join: the kernel asks the flag of the
+ * sockets already bound, at each join. */
+static int open_socket(const struct net_addr *a, int first)
 {
 	int fd = socket(a->ss.ss_family, SOCK_DGRAM, 0), one = 1, st;
 	struct timeval tick = { .tv_sec = 0, .tv_usec = RX_TICK_MS * 1000 };
@@ -287,7 +290,7 @@ static int open_socket(const struct net_addr *a)
 		warn("socket");
 		return -1;
 	}
-	if (cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
+	if (!first && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
 		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
@@ -310,8 +313,14 @@ static int open_socket(const struct net_addr *a)
 		return -st;
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) < 0) {
 		char where[80];
+		int e = errno;
 		net_format(a, where, sizeof where);
-		warn("bind %s", where);
+		fprintf(stderr, "suck: bind %s: %s%s\n", where, strerror(e), e == EADDRINUSE ?
+			" (another socket has the port; suck shares it with none, -j too)" : "");
+		return -1;
+	}
+	if (first && cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
+		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
 	return fd;
@@ -367,7 +376,7 @@ static int check(void)
 	struct report r;
 	char spec[48], run[16], where[80];
 	const char *mech;
-	int fd = open_socket(&cfg.to), rcvbuf, st;
+	int fd = open_socket(&cfg.to, 1), rcvbuf, st;
 
 	if (fd < 0)
 		return -fd;
@@ -416,6 +425,34 @@ static int check(void)
 	return 0;
 }
 
+/* -j: datagrams go to suck's own sockets only. A reuseport program hands each to socket (flow
+ * id mod N) of the group, so a flow stays on one thread and its datagrams are spread evenly
+ * (the kernel's hash of the addresses can put two flows on one socket, and the CPU a datagram
+ * arrives on changes under a sending thread that migrates). The first N of the group are suck's
+ * unless a stranger joined between the first bind and the last, which the socket tables tell
+ * once the program is attached; whoever joins later sits beyond N and receives nothing.
+ * 0, or 1 with the message said. */
+static int own_group(const char *where)
+{
+	int fds[SUCK_MAX_THREADS], n;
+
+	for (unsigned i = 0; i < cfg.threads; i++)
+		fds[i] = rxs[i].fd;
+	if (net_steer(fds[0], WIRE_FLOW_OFF, cfg.threads) < 0) {
+		warn("setsockopt SO_ATTACH_REUSEPORT_CBPF");
+		return 1;
+	}
+	n = net_strangers(fds, cfg.threads);
+	if (n > 0) {
+		warnx("%s: %d other socket%s joined suck's SO_REUSEPORT group while it was set up; suck "
+		      "shares its port with none", where, n, n == 1 ? "" : "s");
+		return 1;
+	}
+	if (n < 0)
+		warnx("warning: %s: /proc/net/udp unreadable: no check that the group is suck's alone", where);
+	return 0;
+}
+
 /* The sockets and their receive threads' state, one per -j, all bound to -a and -p (with -p 0
  * the first takes a free port and the others join it), then "listening on" for the scripts.
  * 0, or the exit code with the message said. */
@@ -428,7 +465,7 @@ static int setup(char *where, size_t len, int *rcvbuf)
 	sh.key = cfg.key;
 	sh.start_real_ns = sys_real_ns();
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int fd = open_socket(&a), st;
+		int fd = open_socket(&a, i == 0), st;
 		if (fd < 0)
 			return -fd;
 		if (i == 0 && net_local(fd, &a) < 0) {
@@ -438,9 +475,11 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		if ((st = setup_rx(&rxs[i], fd, i)))
 			return st;
 	}
-	*rcvbuf = granted(rxs[0].fd);
 	net_local(rxs[0].fd, &bound);
 	net_format(&bound, where, len);
+	if (cfg.threads > 1 && own_group(where))
+		return 1;
+	*rcvbuf = granted(rxs[0].fd);
 	fprintf(stderr, "suck: listening on %s\n", where);
 	return 0;
 }

@@ -20,9 +20,13 @@ void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck
 		     (double)(c->received - p->last_received) * 1e9 / (double)(now - p->last_ns) : 0;
 
 	if (p->fmt == REPORT_TEXT) {
-		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u\n", secs,
-			(unsigned long long)c->received, (unsigned long long)c->foreign,
-			(long long)c->kernel_drops, c->fins);
+		/* The kernel's raw counter, named as the report names it: the report's dropped is
+		 * another number (scaled for gro, capped at lost), known only at the end. */
+		char drops[24] = "-";
+		if (c->kernel_drops >= 0)
+			snprintf(drops, sizeof drops, "%lld", (long long)c->kernel_drops);
+		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  kernel_drops %s  fins %u\n", secs,
+			(unsigned long long)c->received, (unsigned long long)c->foreign, drops, c->fins);
 	} else {
 		struct report r;
 		report_init(&r);
