@@ -92,12 +92,28 @@ opt_value() {
 	OPTN=$((OPTN + 1))
 }
 
+# opt_need WHAT: OPTARG is not empty. An option given an empty value is bad usage, never its
+# default: "sweep rate --rates ''" is no sweep of the default rates, "-o ''" no default DIR.
+opt_need() { [ -n "$OPTARG" ] || usage_error "$OPT: no $1 given"; }
+
 # abspath PATH: PATH made absolute against the current directory (the directory need not exist).
 abspath() {
 	case "$1" in
 	/*) printf '%s\n' "$1" ;;
 	*) printf '%s/%s\n' "$(pwd)" "$1" ;;
 	esac
+}
+
+# twice LIST: the first word of LIST that comes again, on stdout; status 1 when each comes once.
+# A list of variants, sizes or rates names each once: a run's reports are named by them, and a
+# second copy would overwrite the first's and count its runs twice.
+twice() {
+	tw_seen=' '
+	for tw in $1; do
+		case $tw_seen in *" $tw "*) printf '%s\n' "$tw"; return 0 ;; esac
+		tw_seen="$tw_seen$tw "
+	done
+	return 1
 }
 
 is_uint() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; }
@@ -181,17 +197,18 @@ describe_run() {
 		"${dr_size:-?}" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
 		"${dr_bargs:+, blast $dr_bargs}" "$(describe_machine "$1")"
 }
-# describe_machine DIR: the machine of a result, from its env.txt: "CPU, N CPUs, Linux x.y" and
-# blast's host's CPU when it ran elsewhere.
+# describe_machine DIR: the machine of a result, from its env.txt: "CPU, N CPUs, Linux x.y",
+# blast's host's CPU when it ran elsewhere, and the path when it was the wire (--wire).
 describe_machine() {
 	dm_env=$1/env.txt
 	dm_cpu=$(env_value "$dm_env" cpu_model)
 	dm_n=$(env_value "$dm_env" cpu_count)
 	dm_kern=$(env_value "$dm_env" kernel)
 	dm_two=$(env_value "$dm_env" blast_host.cpu_model)
-	printf '%s, %s CPUs, %s%s\n' "${dm_cpu:-unknown CPU}" "${dm_n:-?}" \
+	dm_wire=$(env_value "$dm_env" wire)
+	printf '%s, %s CPUs, %s%s%s\n' "${dm_cpu:-unknown CPU}" "${dm_n:-?}" \
 		"$(printf '%s\n' "${dm_kern:-unknown kernel}" | awk '{ print $1, $2 }')" \
-		"${dm_two:+ (blast on another host: $dm_two)}"
+		"${dm_two:+ (blast on another host: $dm_two)}" "${dm_wire:+, on the wire (veth, --wire)}"
 }
 
 # summarize RUNS_TSV: summary.tsv on stdout.
