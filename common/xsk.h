@@ -1,5 +1,5 @@
 /* xsk: an AF_XDP socket and the XDP program that feeds it, with system calls only (no libbpf,
- * no libxdp): the UMEM (one mmap of fixed frames), its fill and completion rings and the RX
+ * no libxdp): the UMEM (one region of fixed frames, from malloc), its fill and completion rings and the RX
  * ring mapped at the offsets the kernel gives (XDP_MMAP_OFFSETS), the bind to one queue of a
  * device, and the program, written as BPF instructions (bpf.h), that sends UDP for one address
  * and port to the socket of the queue it arrived on and everything else on to the stack.
