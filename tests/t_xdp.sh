@@ -99,6 +99,16 @@ attached() {
 }
 check "check: nothing attached after --check" attached "$DR" 0
 
+# resolved ADDR: the sender has a link-layer address for ADDR, waiting up to 2 s for it.
+resolved() {
+	i=0
+	until ip -n "$S" neigh show "$1" dev "$DS" | grep -q lladdr; do
+		i=$((i + 1))
+		[ $i -gt 200 ] && return 1
+		sleep 0.01
+	done
+}
+
 # adds_up NAME: DESIGN.md's identities on suck's report NAME, as integers.
 adds_up() {
 	f=$TMP/$1.out
@@ -147,8 +157,9 @@ if pair $n "$A4" "-w histogram:100" "-n 60000 -s 1450"; then
 	check "$n: kernel_drops >= dropped" test "$(field "$TMP/$n.out" kernel_drops)" -ge "$(field "$TMP/$n.out" dropped)"
 fi
 
-# --- the rest reaches the stack while suck runs: ARP, neighbour discovery and UDP to another
-# port (a suck -m buffer there gets all of it, after the sender forgot its neighbours), ICMP
+# --- the rest reaches the stack while suck runs: ARP, neighbour discovery (the sender forgets
+# its neighbours and learns them again) and UDP to another port (a suck -m buffer there gets
+# all of it), ICMP
 # both ways (a closed port answers with port unreachable, which blast counts as refused)
 if start_listener xdp-bg ip netns exec "$R" "$BIN/suck" -m xdp -a "$A4" -p 0 -o tsv -t 60 --idle 20; then
 	XP=$PORT
@@ -156,7 +167,12 @@ if start_listener xdp-bg ip netns exec "$R" "$BIN/suck" -m xdp -a "$A4" -p 0 -o 
 	check "stack: the program is on $DR while suck runs" attached "$DR" 1
 	for a in "$A4" "$A6"; do
 		n=other-$a
+		# the sender forgets its neighbours; one datagram to a closed port makes it ask again
+		# (ARP, ND), and the answer must come through the program. The datagrams sent while a
+		# neighbour is unresolved wait in a short queue, so the count below starts after it.
 		ip -n "$S" neigh flush dev "$DS" 2>/dev/null
+		inS "$BIN/blast" -a "$a" -p 9 -n 1 -o tsv >/dev/null 2>&1
+		check "$n: the sender's neighbour $a resolved (ARP or ND) while the program is on" resolved "$a"
 		if start_listener "$n" ip netns exec "$R" "$BIN/suck" -m buffer -a "$a" -p 0 -o tsv -t 30; then
 			inS "$BIN/blast" -a "$a" -p "$PORT" -n 3000 -r 30000 -s 500 -o tsv >/dev/null 2>&1
 			check "$n: suck -m buffer on another port ends on the fin" wait_pid "$LISTENER_PID" 20
