@@ -9,6 +9,7 @@
 
 #include "hist.h"
 #include "key.h"
+#include "mark.h"
 #include "net.h"
 #include "sys.h"
 #include "wire.h"
@@ -54,6 +55,7 @@ struct blast_cfg {
 	int fmt;
 	double interval_s;
 	int check;             /* --check: set up as far as the first send, report, exit */
+	struct mark_set mark;  /* --tos/--dscp, --ttl, --priority: -1 = the kernel's default */
 };
 
 struct rate {

@@ -6,6 +6,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ static struct blast_cfg cfg = {
 	.segs = 0,              /* 0 until parsed: automatic (see parse) */
 	.flows = 1,
 	.cpu = -1,
+	.mark = { .tos = -1, .ttl = -1, .priority = -1 },
 };
 
 static void usage(FILE *out)
@@ -60,6 +62,10 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): tags every fin\n"
 "      --raw            no header: random bytes only, like blast.c (suck cannot count loss)\n"
 "      --payload KIND   random, zero or pattern (random)\n"
+"      --tos N          TOS byte (IPv4) or traffic class (IPv6) of every datagram, 0..255\n"
+"      --dscp N         the same as --tos N*4: DSCP 0..63, ECN bits 0\n"
+"      --ttl N          TTL (IPv4) or hop limit (IPv6), 1..255 (the kernel's)\n"
+"      --priority N     SO_PRIORITY of the socket, 0..%d (above 6: CAP_NET_ADMIN)\n"
 "      --cpu N          pin flow i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -68,12 +74,12 @@ static void usage(FILE *out)
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n",
-		BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS);
+		BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS, INT_MAX);
 }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK };
+	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK, O_TOS, O_DSCP, O_TTL, O_PRIO };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -85,10 +91,12 @@ static void parse(int argc, char **argv)
 		{ "interval", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' }, { "key-file", required_argument, 0, O_KEYFILE },
 		{ "check", no_argument, 0, O_CHECK },
+		{ "tos", required_argument, 0, O_TOS }, { "dscp", required_argument, 0, O_DSCP },
+		{ "ttl", required_argument, 0, O_TTL }, { "priority", required_argument, 0, O_PRIO },
 		{ 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *err;
-	int c, time_set = 0, payload_set = 0, batch_set = 0;
+	int c, time_set = 0, payload_set = 0, batch_set = 0, tos_set = 0, dscp_set = 0;
 	unsigned max;
 
 	opterr = 0;
@@ -118,6 +126,10 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case O_CHECK: cfg.check = 1; break;
+		case O_TOS: cfg.mark.tos = (int)opt_u64("--tos", optarg, OPT_PLAIN, 0, 255); tos_set = 1; break;
+		case O_DSCP: cfg.mark.tos = (int)opt_u64("--dscp", optarg, OPT_PLAIN, 0, 63) << 2; dscp_set = 1; break;
+		case O_TTL: cfg.mark.ttl = (int)opt_u64("--ttl", optarg, OPT_PLAIN, 1, 255); break;
+		case O_PRIO: cfg.mark.priority = (long)opt_u64("--priority", optarg, OPT_PLAIN, 0, INT_MAX); break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("blast %s\n", version_text); exit(0);
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -126,6 +138,8 @@ static void parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
+	if (tos_set && dscp_set)
+		opt_die("--tos and --dscp both set the TOS byte; give one (--dscp N is --tos N*4)");
 	if ((err = key_load(key_file, &cfg.key)))
 		opt_die("%s", err);
 	if ((err = net_resolve(cfg.host, cfg.port, &cfg.to)))
@@ -159,11 +173,17 @@ static void parse(int argc, char **argv)
 static int open_socket(struct flow *f)
 {
 	char where[80];
+	const char *call;
 
 	net_format(&cfg.to, where, sizeof where);
 	f->fd = socket(cfg.to.ss.ss_family, SOCK_DGRAM, 0);
 	if (f->fd < 0) {
 		warn("socket");
+		return -1;
+	}
+	/* The marks before the first datagram, so that none leaves unmarked. */
+	if (mark_apply(f->fd, &cfg.to, &cfg.mark, &call) < 0) {
+		warn("%s", call);
 		return -1;
 	}
 	/* connect: the kernel routes once, and a closed port comes back as ECONNREFUSED. */
@@ -185,6 +205,22 @@ static void *flow_thread(void *arg)
 	flow_run(f);
 	progress_flow_done();
 	return NULL;
+}
+
+/* A marking option's value, or "-" when the kernel's default was left. */
+static void add_opt(struct report *r, const char *key, long v)
+{
+	if (v >= 0)
+		report_u64(r, key, (uint64_t)v);
+	else
+		report_none(r, key);
+}
+
+static void add_marks(struct report *r)
+{
+	add_opt(r, "tos", cfg.mark.tos);
+	add_opt(r, "ttl", cfg.mark.ttl);
+	add_opt(r, "priority", cfg.mark.priority);
 }
 
 /* Prints the run's figures; the adding up is flow_sum's (send.c). */
@@ -237,6 +273,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_u64(r, "raw", (uint64_t)cfg.raw);
 	report_f(r, "time_limit_s", cfg.time_s, 3);
 	report_u64(r, "count_limit", cfg.count);
+	add_marks(r);
 }
 
 /* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
@@ -279,6 +316,7 @@ static int check(void)
 	else
 		report_none(&r, "cpu");
 	report_f(&r, "interval_s", cfg.interval_s, 3);
+	add_marks(&r);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		return 1;

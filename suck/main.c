@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "mark.h"
 #include "net.h"
 #include "opt.h"
 #include "report.h"
@@ -66,6 +67,8 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
+"      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
+"                       datagram: the first's, and how many differ from it (off)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
 "      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
 "                       time of the --cpu CPUs as the kernel's receive work (off)\n"
@@ -100,7 +103,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -110,7 +113,7 @@ static void parse(int argc, char **argv)
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
 		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
-		{ "rx-dev", required_argument, 0, O_RXDEV },
+		{ "rx-dev", required_argument, 0, O_RXDEV }, { "marks", no_argument, 0, O_MARKS },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
@@ -152,6 +155,7 @@ static void parse(int argc, char **argv)
 			break;
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
+		case O_MARKS: cfg.marks = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_KEYFILE: key_file = optarg; break;
 		case O_RXDEV:
@@ -205,6 +209,7 @@ static void *worker_main(void *arg)
 static int open_socket(const struct net_addr *a)
 {
 	int fd = socket(a->ss.ss_family, SOCK_DGRAM, 0), one = 1;
+	const char *call;
 	struct timeval tick = { .tv_sec = 0, .tv_usec = RX_TICK_MS * 1000 };
 
 	if (fd < 0) {
@@ -224,6 +229,11 @@ static int open_socket(const struct net_addr *a)
 	 * clock, as blast's send time), delivered as a control message. */
 	if (cfg.latency && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
 		warn("setsockopt SO_TIMESTAMPNS");
+		return -1;
+	}
+	/* --marks: the TOS and TTL of every datagram, as control messages. */
+	if (cfg.marks && mark_receive(fd, a->ss.ss_family, &call) < 0) {
+		warn("%s", call);
 		return -1;
 	}
 	if (cfg.rcvbuf && net_rcvbuf(fd, cfg.rcvbuf) < 0) {
@@ -318,6 +328,7 @@ static int check(void)
 	report_f(&r, "idle_s", cfg.idle_s, 3);
 	report_u64(&r, "spin", (uint64_t)cfg.spin);
 	report_u64(&r, "latency", (uint64_t)cfg.latency);
+	report_u64(&r, "marks", (uint64_t)cfg.marks);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	if (cfg.cpu >= 0)
 		report_u64(&r, "cpu", (uint64_t)cfg.cpu);

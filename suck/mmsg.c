@@ -7,7 +7,7 @@
 
 static int mmsg_setup(struct rx *rx)
 {
-	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cap, rx->lat ? RX_CTL_LEN : 0);
+	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cap, rx->ctl ? RX_CTL_LEN : 0);
 	return rx->priv ? 0 : -1;
 }
 
@@ -22,8 +22,8 @@ static void mmsg_run(struct rx *rx)
 		if (n < 0)
 			continue;
 		for (int i = 0; i < n && !rx_cut(rx); i++) {
-			if (rx->lat)
-				rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);
+			if (rx->ctl)
+				rx_ctl(rx, &m->msgs[i].msg_hdr);
 			rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 		}
 		rx_batch(rx);

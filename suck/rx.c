@@ -40,7 +40,52 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 			return -1;
 		}
 	}
+	rx->ctl = cfg->latency || cfg->marks;
+	rx->extra = cfg->latency || cfg->marks;
 	return seq_init(&rx->trk);
+}
+
+void rx_ctl(struct rx *rx, struct msghdr *mh)
+{
+	uint32_t mark = MARK_NONE;
+
+	rx->stamp_ns = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof ts);
+			rx->stamp_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		} else {
+			mark_cmsg(c, &mark);
+		}
+	}
+	rx->mark = mark;
+}
+
+/* --marks: the run's first valid datagram sets the marking every later one is held against,
+ * whichever thread took it. */
+static void mark_seen(struct rx *rx)
+{
+	uint32_t first = atomic_load_explicit(&rx->sh->mark_first, memory_order_relaxed);
+
+	if (!first && atomic_compare_exchange_strong(&rx->sh->mark_first, &first, rx->mark | RX_MARK_SEEN))
+		return;
+	if ((first & ~RX_MARK_SEEN) != rx->mark)
+		rx->marks_changed++;
+}
+
+void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns)
+{
+	uint64_t before = rx->trk.flow[h->flow].valid;
+
+	seq_seen(&rx->trk, h->flow, h->seq);
+	/* valid datagrams only: not a duplicate or a late one */
+	if (rx->trk.flow[h->flow].valid == before)
+		return;
+	if (rx->lat)
+		rx_latency(rx, h->send_ns, hand_ns);
+	if (rx->cfg->marks)
+		mark_seen(rx);
 }
 
 uint64_t rx_stamp(struct msghdr *mh)
@@ -62,7 +107,8 @@ ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *fr
 			     .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b };
 	ssize_t len = recvmsg(rx->fd, &mh, MSG_TRUNC | rx->flags);
 
-	rx->stamp_ns = len >= 0 ? rx_stamp(&mh) : 0;
+	if (len >= 0)
+		rx_ctl(rx, &mh);
 	return len;
 }
 

@@ -25,6 +25,7 @@
 
 #include "hist.h"
 #include "key.h"
+#include "mark.h"
 #include "seq.h"
 #include "suck.h"
 #include "sys.h"
@@ -73,7 +74,9 @@ struct rx_shared {
 	_Atomic uint64_t foreign;  /* likewise */
 	_Atomic uint64_t last_ns;  /* newest datagram of any thread, for --idle */
 	_Atomic int stop;          /* a reason that ends every thread: signal, time, idle, error */
+	_Atomic uint32_t mark_first; /* --marks: the first valid datagram's marking | RX_MARK_SEEN */
 };
+#define RX_MARK_SEEN (1u << 29)   /* beside mark.h's bits: mark_first has been set */
 
 struct rx {
 	int fd;
@@ -102,6 +105,12 @@ struct rx {
 	 * its two parts: stack (send to the kernel's receive stamp) and queue (stamp to work). */
 	struct rx_latency *lat;    /* NULL without --latency */
 	uint64_t stamp_ns;         /* the kernel's receive stamp of the datagram at hand, 0 = none */
+	/* Control messages (--latency's stamp, --marks' marking): a variant that receives them
+	 * hands each datagram's to rx_ctl before rx_datagram. */
+	int ctl;                   /* 1: the receive calls ask for control messages */
+	int extra;                 /* 1: a valid datagram has more to do than be counted (rx_extra) */
+	uint32_t mark;             /* --marks: the marking of the datagram at hand (mark.h) */
+	uint64_t marks_changed;    /* --marks: valid datagrams marked unlike the run's first */
 
 	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
@@ -146,9 +155,14 @@ struct rx_latency {
 	uint64_t outside;          /* send time before suck started: not of this run */
 };
 
-/* Room for the control messages a receive may carry: the UDP_GRO segment size and the
- * receive stamp (SO_TIMESTAMPNS). */
-#define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
+/* Room for the control messages a receive may carry: the UDP_GRO segment size, the receive
+ * stamp (SO_TIMESTAMPNS) and the marking (--marks). */
+#define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)) + MARK_CTL_LEN)
+/* The stamp and the marking of one received message, into rx->stamp_ns and rx->mark. */
+void rx_ctl(struct rx *rx, struct msghdr *mh);
+/* A valid datagram's measures beyond the count (--latency, --marks), after seq_seen: out of
+ * line, so that the fast path without them is one test of rx->extra. */
+void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns);
 /* The kernel's receive stamp among a message's control messages, in ns since the epoch; 0
  * when there is none. */
 uint64_t rx_stamp(struct msghdr *mh);
@@ -166,7 +180,7 @@ static inline ssize_t rx_recv(struct rx *rx, void *buf, size_t cap, struct rx_na
 	socklen_t flen = RX_NAME_LEN;
 
 	rx->calls++;
-	if (rx->lat)
+	if (rx->ctl)
 		return rx_recv_stamped(rx, buf, cap, from);
 	return recvfrom(rx->fd, buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)from, &flen);
 }
@@ -224,12 +238,8 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		rx->other_src++;
 		return;
 	}
-	if (rx->lat) {
-		/* the delay of valid datagrams only: not of a duplicate or a late one */
-		uint64_t before = rx->trk.flow[h.flow].valid;
-		seq_seen(&rx->trk, h.flow, h.seq);
-		if (rx->trk.flow[h.flow].valid != before)
-			rx_latency(rx, h.send_ns, hand_ns);
+	if (rx->extra) {
+		rx_extra(rx, &h, hand_ns);
 		return;
 	}
 	seq_seen(&rx->trk, h.flow, h.seq);

@@ -41,6 +41,7 @@ struct suck_cfg {
 	int spin;              /* --spin: never block in a receive call */
 	int check;             /* --check: set up one socket and the variant, report, exit */
 	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
+	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over

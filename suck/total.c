@@ -26,6 +26,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->bufs += r->bufs;
 		t->calls += r->calls;
 		t->idle_calls += r->idle_calls;
+		t->marks_changed += r->marks_changed;
 		if (r->first_ns && (!t->first_ns || r->first_ns < t->first_ns))
 			t->first_ns = r->first_ns;
 		if (r->last_ns > t->last_ns)
@@ -45,6 +46,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			t->stop = r->done;
 	}
 	seq_sum(&rx[0].trk, &t->seq);
+	t->mark_first = n ? atomic_load(&rx[0].sh->mark_first) : 0;
 	t->kernel_drops = kernel_drops;
 	/* The kernel's counter also counts dropped fins and foreign datagrams: dropped is the part
 	 * that can be this run's data, capped at lost. With GRO the kernel drops, and counts, whole
@@ -108,6 +110,26 @@ static void add_kernel(struct report *r, const struct kernel_work *k, uint64_t r
 	report_f(r, "rx_kernel_s", ks, 3);
 	report_f(r, "rx_kernel_ns_per_pkt", received ? ks * 1e9 / (double)received : 0, 1);
 	report_f(r, "rx_total_ns_per_pkt", received ? (ks + cpu) * 1e9 / (double)received : 0, 1);
+}
+
+/* --marks: the first valid datagram's TOS and TTL, and how many were marked otherwise; '-'
+ * without --marks, and tos or ttl '-' when no datagram said it. */
+static void add_marks(struct report *r, const struct total *t, int on)
+{
+	uint32_t m = t->mark_first;
+
+	if (on && (m & RX_MARK_SEEN) && (m & MARK_TOS))
+		report_u64(r, "tos", mark_tos(m));
+	else
+		report_none(r, "tos");
+	if (on && (m & RX_MARK_SEEN) && (m & MARK_TTL))
+		report_u64(r, "ttl", mark_ttl(m));
+	else
+		report_none(r, "ttl");
+	if (on)
+		report_u64(r, "marks_changed", t->marks_changed);
+	else
+		report_none(r, "marks_changed");
 }
 
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
@@ -186,4 +208,6 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		report_none(r, "lat_negative");
 		report_none(r, "lat_outside");
 	}
+	report_u64(r, "marks", (uint64_t)cfg->marks);
+	add_marks(r, t, cfg->marks);
 }

@@ -22,6 +22,8 @@ struct total {
 	double segs_per_buf;         /* datagrams per receive buffer: above 1 only with gro */
 	uint64_t dropped;            /* kernel_drops scaled by segs_per_buf, capped at lost */
 	struct work work;            /* merged, for the digest */
+	uint64_t marks_changed;      /* --marks: valid datagrams marked unlike the first */
+	uint32_t mark_first;         /* --marks: the first's marking, RX_MARK_SEEN when there was one */
 	int latency;                 /* --latency: lat holds the merged histograms */
 	struct rx_latency lat;
 };
