@@ -67,6 +67,8 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
+"      --jitter         RFC 3550 interarrival jitter of every flow, and the percentiles of\n"
+"                       the delay variation |D|, from the kernel's receive stamps (off)\n"
 "      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
 "                       datagram: the first's, and how many differ from it (off)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
@@ -103,7 +105,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS, O_JITTER };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -114,6 +116,7 @@ static void parse(int argc, char **argv)
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
 		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
 		{ "rx-dev", required_argument, 0, O_RXDEV }, { "marks", no_argument, 0, O_MARKS },
+		{ "jitter", no_argument, 0, O_JITTER },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
@@ -156,6 +159,7 @@ static void parse(int argc, char **argv)
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
 		case O_MARKS: cfg.marks = 1; break;
+		case O_JITTER: cfg.jitter = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_KEYFILE: key_file = optarg; break;
 		case O_RXDEV:
@@ -225,9 +229,9 @@ static int open_socket(const struct net_addr *a)
 		warn("setsockopt SO_RCVTIMEO");
 		return -1;
 	}
-	/* --latency: the kernel stamps every datagram as it receives it (software, the realtime
-	 * clock, as blast's send time), delivered as a control message. */
-	if (cfg.latency && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
+	/* --latency, --jitter: the kernel stamps every datagram as it receives it (software, the
+	 * realtime clock, as blast's send time), delivered as a control message. */
+	if ((cfg.latency || cfg.jitter) && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
 		warn("setsockopt SO_TIMESTAMPNS");
 		return -1;
 	}
@@ -329,6 +333,7 @@ static int check(void)
 	report_u64(&r, "spin", (uint64_t)cfg.spin);
 	report_u64(&r, "latency", (uint64_t)cfg.latency);
 	report_u64(&r, "marks", (uint64_t)cfg.marks);
+	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	if (cfg.cpu >= 0)
 		report_u64(&r, "cpu", (uint64_t)cfg.cpu);

@@ -20,9 +20,12 @@ void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck
 		     (double)(c->received - p->last_received) * 1e9 / (double)(now - p->last_ns) : 0;
 
 	if (p->fmt == REPORT_TEXT) {
-		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u\n", secs,
+		char jit[40] = "";
+		if (c->jitter_us >= 0)
+			snprintf(jit, sizeof jit, "  jitter %.2f us", c->jitter_us);
+		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u%s\n", secs,
 			(unsigned long long)c->received, (unsigned long long)c->foreign,
-			(long long)c->kernel_drops, c->fins);
+			(long long)c->kernel_drops, c->fins, jit);
 	} else {
 		struct report r;
 		report_init(&r);
@@ -35,6 +38,10 @@ void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck
 		else
 			report_none(&r, "kernel_drops");
 		report_u64(&r, "fins", c->fins);
+		if (c->jitter_us >= 0)
+			report_f(&r, "jitter_us", c->jitter_us, 2);
+		else
+			report_none(&r, "jitter_us");
 		report_f(&r, "pps", pps, 0);
 		report_write_row(&r, (enum report_fmt)p->fmt, stderr, !p->lines);
 	}

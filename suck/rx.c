@@ -40,8 +40,15 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 			return -1;
 		}
 	}
-	rx->ctl = cfg->latency || cfg->marks;
-	rx->extra = cfg->latency || cfg->marks;
+	if (cfg->jitter) {
+		rx->jit = mmap(NULL, sizeof *rx->jit, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (rx->jit == MAP_FAILED) {
+			rx->jit = NULL;
+			return -1;
+		}
+	}
+	rx->ctl = cfg->latency || cfg->marks || cfg->jitter;
+	rx->extra = cfg->latency || cfg->marks || cfg->jitter;
 	return seq_init(&rx->trk);
 }
 
@@ -86,6 +93,9 @@ void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns)
 		rx_latency(rx, h->send_ns, hand_ns);
 	if (rx->cfg->marks)
 		mark_seen(rx);
+	/* --jitter: the kernel's receive stamp; the hand-off's time (--latency) or now without */
+	if (rx->jit)
+		jitter_add(rx->jit, h->flow, h->send_ns, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
 }
 
 uint64_t rx_stamp(struct msghdr *mh)
@@ -208,6 +218,9 @@ void rx_free(struct rx *rx)
 	if (rx->lat)
 		munmap(rx->lat, sizeof *rx->lat);
 	rx->lat = NULL;
+	if (rx->jit)
+		munmap(rx->jit, sizeof *rx->jit);
+	rx->jit = NULL;
 	seq_free(&rx->trk);
 }
 
@@ -348,12 +361,24 @@ static void progress(struct rx *rx, uint64_t now)
 	atomic_fetch_add(&sh->foreign, rx->foreign - rx->progress_foreign);
 	rx->progress_received = rx->received;
 	rx->progress_foreign = rx->foreign;
+	if (rx->jit) {
+		uint64_t jsum;
+		unsigned jflows;
+		jitter_now(rx->jit, rx->trk.flows_seen, &jsum, &jflows);
+		atomic_fetch_add(&sh->jit_sum, jsum - rx->jit_sum);
+		atomic_fetch_add(&sh->jit_flows, jflows - rx->jit_flows);
+		rx->jit_sum = jsum;
+		rx->jit_flows = jflows;
+	}
 	if (rx->id != 0)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
 	c.kernel_drops = rx->cfg->threads == 1 ? net_drops(rx->fd) : -1;
 	c.fins = atomic_load(&sh->fins);
+	c.jitter_us = -1;
+	if (rx->jit && atomic_load(&sh->jit_flows))
+		c.jitter_us = (double)atomic_load(&sh->jit_sum) / atomic_load(&sh->jit_flows) / 1e3;
 	suck_progress_line(&rx->prog, now, &c);
 	rx->next_progress_ns += every;
 	if (rx->next_progress_ns <= now) /* after a stall: no burst of catch-up lines */

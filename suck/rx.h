@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 #include "hist.h"
+#include "jitter.h"
 #include "key.h"
 #include "mark.h"
 #include "seq.h"
@@ -75,6 +76,8 @@ struct rx_shared {
 	_Atomic uint64_t last_ns;  /* newest datagram of any thread, for --idle */
 	_Atomic int stop;          /* a reason that ends every thread: signal, time, idle, error */
 	_Atomic uint32_t mark_first; /* --marks: the first valid datagram's marking | RX_MARK_SEEN */
+	_Atomic uint64_t jit_sum;  /* --jitter -i: every thread's flows' J (ns), at its last check */
+	_Atomic unsigned jit_flows; /* ... and how many flows that is */
 };
 #define RX_MARK_SEEN (1u << 29)   /* beside mark.h's bits: mark_first has been set */
 
@@ -111,6 +114,9 @@ struct rx {
 	int extra;                 /* 1: a valid datagram has more to do than be counted (rx_extra) */
 	uint32_t mark;             /* --marks: the marking of the datagram at hand (mark.h) */
 	uint64_t marks_changed;    /* --marks: valid datagrams marked unlike the run's first */
+	struct jitter *jit;        /* --jitter: per flow J and |D|; NULL without */
+	uint64_t jit_sum;          /* ... as last added into rx_shared */
+	unsigned jit_flows;
 
 	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
@@ -160,7 +166,7 @@ struct rx_latency {
 #define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)) + MARK_CTL_LEN)
 /* The stamp and the marking of one received message, into rx->stamp_ns and rx->mark. */
 void rx_ctl(struct rx *rx, struct msghdr *mh);
-/* A valid datagram's measures beyond the count (--latency, --marks), after seq_seen: out of
+/* A valid datagram's measures beyond the count (--latency, --marks, --jitter), after seq_seen: out of
  * line, so that the fast path without them is one test of rx->extra. */
 void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns);
 /* The kernel's receive stamp among a message's control messages, in ns since the epoch; 0

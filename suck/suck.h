@@ -42,6 +42,7 @@ struct suck_cfg {
 	int check;             /* --check: set up one socket and the variant, report, exit */
 	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
 	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
+	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over
@@ -51,6 +52,7 @@ struct suck_counts {
 	uint64_t received, foreign;
 	int64_t kernel_drops;      /* -1: unknown (with -j, the sockets are not summed) */
 	unsigned fins;
+	double jitter_us;          /* --jitter: the flows' mean J now; < 0: not measured (yet) */
 };
 struct suck_progress {
 	int fmt;

@@ -13,6 +13,9 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 	t->stop = RX_STOP_FIN;
 	t->work.kind = rx[0].work.kind;
 	t->work.reps = rx[0].work.reps;
+	/* each thread's loss runs end where its flows do, before the trackers are merged */
+	for (unsigned i = 0; i < n; i++)
+		seq_close(&rx[i].trk);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rx *r = &rx[i];
 		t->received += r->received;
@@ -27,6 +30,10 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->calls += r->calls;
 		t->idle_calls += r->idle_calls;
 		t->marks_changed += r->marks_changed;
+		if (r->jit) {
+			t->jitter = 1;
+			jitter_merge(&t->jit, r->jit);
+		}
 		if (r->first_ns && (!t->first_ns || r->first_ns < t->first_ns))
 			t->first_ns = r->first_ns;
 		if (r->last_ns > t->last_ns)
@@ -132,6 +139,37 @@ static void add_marks(struct report *r, const struct total *t, int on)
 		report_none(r, "marks_changed");
 }
 
+/* --jitter: the mean over flows of RFC 3550's J at the end, and percentiles of |D| over the
+ * whole run; the loss runs, always. */
+static void add_jitter(struct report *r, const struct total *t)
+{
+	uint64_t sum;
+	unsigned flows;
+
+	jitter_now(&t->jit, WIRE_MAX_FLOWS, &sum, &flows);
+	if (t->jitter && flows)
+		report_f(r, "jitter_us", (double)sum / flows / 1e3, 2);
+	else
+		report_none(r, "jitter_us");
+	if (t->jitter && t->jit.ipdv.n) {
+		report_f(r, "ipdv_p50_us", (double)hist_quantile(&t->jit.ipdv, 0.50) / 1e3, 2);
+		report_f(r, "ipdv_p99_us", (double)hist_quantile(&t->jit.ipdv, 0.99) / 1e3, 2);
+	} else {
+		report_none(r, "ipdv_p50_us");
+		report_none(r, "ipdv_p99_us");
+	}
+}
+
+static void add_loss_runs(struct report *r, const struct seq_runs *runs)
+{
+	report_u64(r, "loss_runs", runs->runs);
+	report_u64(r, "loss_run_max", runs->max);
+	report_u64(r, "loss_runs_1", runs->len1);
+	report_u64(r, "loss_runs_2_3", runs->len2_3);
+	report_u64(r, "loss_runs_4_15", runs->len4_15);
+	report_u64(r, "loss_runs_16_up", runs->len16);
+}
+
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env)
 {
@@ -210,4 +248,7 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	}
 	report_u64(r, "marks", (uint64_t)cfg->marks);
 	add_marks(r, t, cfg->marks);
+	report_u64(r, "jitter", (uint64_t)cfg->jitter);
+	add_jitter(r, t);
+	add_loss_runs(r, &t->seq.runs);
 }

@@ -24,6 +24,8 @@ struct total {
 	struct work work;            /* merged, for the digest */
 	uint64_t marks_changed;      /* --marks: valid datagrams marked unlike the first */
 	uint32_t mark_first;         /* --marks: the first's marking, RX_MARK_SEEN when there was one */
+	int jitter;                  /* --jitter: jit holds the flows' J and the |D| histogram */
+	struct jitter jit;
 	int latency;                 /* --latency: lat holds the merged histograms */
 	struct rx_latency lat;
 };

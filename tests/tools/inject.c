@@ -13,8 +13,12 @@
  *   inject marks PORT RUN_ID SIZE N   a whole run of N datagrams on flow 0 and its fins, three
  *                                     in ten marked otherwise (TOS 72, TTL 9) than the first
  *                                     (TOS 32, TTL 64), as a path that remarks some would
+ *   inject runs PORT RUN_ID SIZE      a run on flow 0 with losses of known lengths (runs of 1 to
+ *                                     300 datagrams, and some at the end that only its fin counts)
  *
- * To ::1 instead of 127.0.0.1 when INJECT_V6 is set and not empty.
+ * To ::1 instead of 127.0.0.1 when INJECT_V6 is set and not empty. INJECT_JITTER_NS=X adds X
+ * to the send time of every second data datagram: each pair of them then differs in transit
+ * by X, which is what suck --jitter must find.
  * Data headers carry the time of sending, or INJECT_SEND_NS when it is set.
  * Fins are tagged under the run key in BS_RUN_KEY when it is set (as blast tags them), and
  * carry tag 0 otherwise: with a key in suck and none here, every fin is a forgery.
@@ -79,10 +83,14 @@ static uint64_t send_ns(void)
 	const char *e = getenv("INJECT_SEND_NS");
 	struct timespec ts;
 
+	const char *j = getenv("INJECT_JITTER_NS");
+	static unsigned n;
+
 	if (e)
 		return strtoull(e, NULL, 0);
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec +
+	       (j && n++ % 2 ? strtoull(j, NULL, 0) : 0);
 }
 
 static void data(uint8_t *buf, size_t size, uint32_t run, uint16_t flow, uint64_t seq)
@@ -193,6 +201,38 @@ static int marks(uint32_t run, size_t size, uint64_t n)
 	return 0;
 }
 
+/* Runs of losses of known lengths, every 50 datagrams, and a tail lost after the last datagram. */
+static int runs(uint32_t run, size_t size)
+{
+	static uint8_t buf[65536];
+	static const unsigned lens[] = { 1, 1, 1, 2, 3, 3, 4, 7, 15, 16, 17, 40, 300 };
+	const unsigned nl = sizeof lens / sizeof lens[0], tail = 25;
+	uint64_t seq = 0, lost = 0, b1 = 0, b2 = 0, b4 = 0, b16 = 0;
+
+	for (unsigned k = 0; k < nl; k++) {
+		for (int i = 0; i < 50; i++)
+			data(buf, size, run, 0, seq++);
+		seq += lens[k];
+		lost += lens[k];
+		b1 += lens[k] == 1;
+		b2 += lens[k] >= 2 && lens[k] <= 3;
+		b4 += lens[k] >= 4 && lens[k] <= 15;
+		b16 += lens[k] >= 16;
+	}
+	for (int i = 0; i < 50; i++)
+		data(buf, size, run, 0, seq++);
+	seq += tail; /* the last ones lost: only the fin's sent says so */
+	lost += tail;
+	b16++;
+	for (int i = 0; i < 3; i++)
+		fin(run, 0, seq, seq * size, 1);
+	printf("sent\tlost\tloss_runs\tloss_run_max\tloss_runs_1\tloss_runs_2_3\tloss_runs_4_15\tloss_runs_16_up\n"
+	       "%llu\t%llu\t%u\t300\t%llu\t%llu\t%llu\t%llu\n", (unsigned long long)seq,
+	       (unsigned long long)lost, nl + 1, (unsigned long long)b1, (unsigned long long)b2,
+	       (unsigned long long)b4, (unsigned long long)b16);
+	return 0;
+}
+
 static int script(uint32_t run, size_t size, uint64_t n)
 {
 	static uint8_t buf[65536];
@@ -233,7 +273,7 @@ int main(int argc, char **argv)
 
 	if (argc < 5 || ((strcmp(argv[1], "script") == 0 || strcmp(argv[1], "marks") == 0) && argc < 6) ||
 	    ((strcmp(argv[1], "data") == 0 || strcmp(argv[1], "fin") == 0) && argc < 8)) {
-		fprintf(stderr, "usage: inject hostile|script|marks PORT RUN_ID SIZE [N]\n"
+		fprintf(stderr, "usage: inject hostile|script|marks|runs PORT RUN_ID SIZE [N]\n"
 				"       inject data PORT RUN_ID SIZE FLOW SEQ N\n"
 				"       inject fin PORT RUN_ID SIZE FLOW SENT FLOWS\n");
 		return 2;
@@ -277,5 +317,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "marks") == 0)
 		return marks(run, size, strtoull(argv[5], NULL, 10));
+	if (strcmp(argv[1], "runs") == 0)
+		return runs(run, size);
 	return script(run, size, strtoull(argv[5], NULL, 10));
 }
