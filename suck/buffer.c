@@ -38,6 +38,7 @@ const struct variant variant_buffer = {
 	.what = "recvfrom into one reusable buffer, work in place (2014 suckb.lua)",
 	.setup = buffer_setup,
 	.spins = 1,
+	.echoes = 1,
 	.run = buffer_run,
 	.teardown = buffer_teardown,
 };

@@ -67,6 +67,8 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
+"      --echo           send every valid datagram back to its source after the work, for\n"
+"                       blast --rtt (copy, buffer, mmsg; off)\n"
 "      --jitter         RFC 3550 interarrival jitter of every flow, and the percentiles of\n"
 "                       the delay variation |D|, from the kernel's receive stamps (off)\n"
 "      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
@@ -101,11 +103,25 @@ static const char *names_where(int batch)
 	return buf;
 }
 static const char *batch_names(void) { return names_where(1); }
+
+/* " copy, buffer, mmsg": the variants --echo applies to. */
+static const char *echo_names(void)
+{
+	static char buf[128];
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; variants[i]; i++)
+		if (variants[i]->echoes && len < sizeof buf)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "",
+						variants[i]->name);
+	return buf;
+}
 static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS, O_JITTER };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS, O_JITTER, O_ECHO };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -116,7 +132,7 @@ static void parse(int argc, char **argv)
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
 		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
 		{ "rx-dev", required_argument, 0, O_RXDEV }, { "marks", no_argument, 0, O_MARKS },
-		{ "jitter", no_argument, 0, O_JITTER },
+		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
@@ -160,6 +176,7 @@ static void parse(int argc, char **argv)
 		case O_SPIN: cfg.spin = 1; break;
 		case O_MARKS: cfg.marks = 1; break;
 		case O_JITTER: cfg.jitter = 1; break;
+		case O_ECHO: cfg.echo = 1; break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_KEYFILE: key_file = optarg; break;
 		case O_RXDEV:
@@ -192,6 +209,8 @@ static void parse(int argc, char **argv)
 		opt_die("--retain applies to -m copy only");
 	if (cfg.spin && !cfg.variant->spins)
 		opt_die("--spin applies to -m%s; %s cannot poll", spin_names(), cfg.variant->name);
+	if (cfg.echo && !cfg.variant->echoes)
+		opt_die("--echo applies to -m%s; %s cannot reply", echo_names(), cfg.variant->name);
 	if ((err = net_resolve(cfg.addr, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.addr, err);
 	/* Every check on the options is above: --check (main) relies on it. */
@@ -334,6 +353,7 @@ static int check(void)
 	report_u64(&r, "latency", (uint64_t)cfg.latency);
 	report_u64(&r, "marks", (uint64_t)cfg.marks);
 	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
+	report_u64(&r, "echo", (uint64_t)cfg.echo);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	if (cfg.cpu >= 0)
 		report_u64(&r, "cpu", (uint64_t)cfg.cpu);

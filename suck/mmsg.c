@@ -3,6 +3,7 @@
  * clock read serve a whole batch. */
 #include <sys/socket.h>
 
+#include "echo.h"
 #include "variant.h"
 
 static int mmsg_setup(struct rx *rx)
@@ -26,6 +27,9 @@ static void mmsg_run(struct rx *rx)
 				rx_ctl(rx, &m->msgs[i].msg_hdr);
 			rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 		}
+		/* --echo: the batch's replies point into its buffers, which the next call reuses */
+		if (rx->echo)
+			echo_flush(rx->echo, rx->fd);
 		rx_batch(rx);
 	}
 }
@@ -40,6 +44,7 @@ const struct variant variant_mmsg = {
 	.what = "recvmmsg into a batch of buffers, MSG_WAITFORONE",
 	.batch = 32,
 	.spins = 1,
+	.echoes = 1,
 	.setup = mmsg_setup,
 	.run = mmsg_run,
 	.teardown = mmsg_teardown,

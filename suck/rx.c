@@ -10,8 +10,10 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "echo.h"
 #include "net.h"
 #include "sys.h"
+#include "variant.h"
 
 const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error" };
 
@@ -47,8 +49,12 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 			return -1;
 		}
 	}
+	/* --echo: as many replies queued as one receive call can take */
+	if (cfg->echo && !(rx->echo = echo_new(cfg->variant && cfg->variant->batch ? cfg->batch : 1,
+					      cfg->to.ss.ss_family)))
+		return -1;
 	rx->ctl = cfg->latency || cfg->marks || cfg->jitter;
-	rx->extra = cfg->latency || cfg->marks || cfg->jitter;
+	rx->extra = cfg->latency || cfg->marks || cfg->jitter || cfg->echo;
 	return seq_init(&rx->trk);
 }
 
@@ -81,7 +87,8 @@ static void mark_seen(struct rx *rx)
 		rx->marks_changed++;
 }
 
-void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns)
+void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
+	      const void *src)
 {
 	uint64_t before = rx->trk.flow[h->flow].valid;
 
@@ -96,6 +103,9 @@ void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns)
 	/* --jitter: the kernel's receive stamp; the hand-off's time (--latency) or now without */
 	if (rx->jit)
 		jitter_add(rx->jit, h->flow, h->send_ns, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
+	/* after the work, which rx_take has done */
+	if (rx->echo)
+		echo_add(rx->echo, rx->fd, buf, len, src);
 }
 
 uint64_t rx_stamp(struct msghdr *mh)
@@ -221,6 +231,8 @@ void rx_free(struct rx *rx)
 	if (rx->jit)
 		munmap(rx->jit, sizeof *rx->jit);
 	rx->jit = NULL;
+	echo_free(rx->echo);
+	rx->echo = NULL;
 	seq_free(&rx->trk);
 }
 

@@ -115,6 +115,7 @@ struct rx {
 	uint32_t mark;             /* --marks: the marking of the datagram at hand (mark.h) */
 	uint64_t marks_changed;    /* --marks: valid datagrams marked unlike the run's first */
 	struct jitter *jit;        /* --jitter: per flow J and |D|; NULL without */
+	struct echo *echo;         /* --echo: the replies queued; NULL without */
 	uint64_t jit_sum;          /* ... as last added into rx_shared */
 	unsigned jit_flows;
 
@@ -166,9 +167,11 @@ struct rx_latency {
 #define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)) + MARK_CTL_LEN)
 /* The stamp and the marking of one received message, into rx->stamp_ns and rx->mark. */
 void rx_ctl(struct rx *rx, struct msghdr *mh);
-/* A valid datagram's measures beyond the count (--latency, --marks, --jitter), after seq_seen: out of
+/* A valid datagram's measures beyond the count (--latency, --marks, --jitter) and its reply
+ * (--echo), after seq_seen: out of
  * line, so that the fast path without them is one test of rx->extra. */
-void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns);
+void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
+	      const void *src);
 /* The kernel's receive stamp among a message's control messages, in ns since the epoch; 0
  * when there is none. */
 uint64_t rx_stamp(struct msghdr *mh);
@@ -224,12 +227,13 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		work_run(&rx->work, buf, rx->cfg->bufsize);
 		/* The header is in the buffer even when -s is smaller (rx->cap holds it): it may
 		 * still tell the run, so that its fins are believed. */
-		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA)
+		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type != WIRE_FIN)
 			rx_lock(rx, h.run_id);
 		return;
 	}
 	work_run(&rx->work, buf, len);
-	if (wire_get_hdr(buf, len, &h) < 0 || h.type != WIRE_DATA) {
+	/* data, or a request (blast --rtt), which is data that asks for a reply */
+	if (wire_get_hdr(buf, len, &h) < 0 || h.type == WIRE_FIN) {
 		rx->foreign++;
 		return;
 	}
@@ -245,7 +249,7 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 		return;
 	}
 	if (rx->extra) {
-		rx_extra(rx, &h, hand_ns);
+		rx_extra(rx, &h, hand_ns, buf, len, src);
 		return;
 	}
 	seq_seen(&rx->trk, h.flow, h.seq);

@@ -43,6 +43,7 @@ struct suck_cfg {
 	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
 	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
 	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
+	int echo;              /* --echo: every valid datagram back to its source (blast --rtt) */
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "echo.h"
 #include "variant.h"
 #include "version.h"
 
@@ -30,6 +31,10 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->calls += r->calls;
 		t->idle_calls += r->idle_calls;
 		t->marks_changed += r->marks_changed;
+		if (r->echo) {
+			t->echoed += r->echo->sent;
+			t->echo_errors += r->echo->errors;
+		}
 		if (r->jit) {
 			t->jitter = 1;
 			jitter_merge(&t->jit, r->jit);
@@ -251,4 +256,12 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "jitter", (uint64_t)cfg->jitter);
 	add_jitter(r, t);
 	add_loss_runs(r, &t->seq.runs);
+	report_u64(r, "echo", (uint64_t)cfg->echo);
+	if (cfg->echo) {
+		report_u64(r, "echoed", t->echoed);
+		report_u64(r, "echo_errors", t->echo_errors);
+	} else {
+		report_none(r, "echoed");
+		report_none(r, "echo_errors");
+	}
 }

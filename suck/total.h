@@ -23,6 +23,7 @@ struct total {
 	uint64_t dropped;            /* kernel_drops scaled by segs_per_buf, capped at lost */
 	struct work work;            /* merged, for the digest */
 	uint64_t marks_changed;      /* --marks: valid datagrams marked unlike the first */
+	uint64_t echoed, echo_errors; /* --echo: replies sent; refused by the kernel */
 	uint32_t mark_first;         /* --marks: the first's marking, RX_MARK_SEEN when there was one */
 	int jitter;                  /* --jitter: jit holds the flows' J and the |D| histogram */
 	struct jitter jit;

@@ -15,6 +15,8 @@ struct variant {
 			     datagram, and -b does not apply */
 	int retains;      /* --retain applies */
 	int spins;        /* --spin applies: its receive calls can poll with MSG_DONTWAIT */
+	int echoes;       /* --echo applies: it flushes rx->echo after each batch (or takes one
+			     datagram a call) before its buffers are reused */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno */
 	void (*run)(struct rx *rx);
 	void (*teardown)(struct rx *rx);
