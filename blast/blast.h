@@ -61,6 +61,10 @@ struct blast_cfg {
 	unsigned outstanding;  /* --outstanding: requests in flight per flow */
 	double rtt_timeout_s;  /* --rtt-timeout: a request unanswered this long is lost */
 	unsigned reply_size;   /* --reply-size: the reply asked for, bytes; 0 = as the request */
+	int group;             /* -a is a multicast group: TTL 1 unless --ttl, --mc-if, --mc-loop */
+	const char *mc_if;     /* --mc-if: the group's outgoing interface, NULL = the route's */
+	unsigned mc_ifindex;
+	int mc_loop;           /* --mc-loop: local receivers get a copy (IP_MULTICAST_LOOP) */
 };
 
 struct rate {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "blast.h"
+#include "mcast.h"
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
@@ -45,7 +47,8 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: blast [options]\n"
 "Send fixed-size UDP datagrams for a timed run; suck receives and accounts for them.\n"
-"  -a, --addr ADDR      destination (127.0.0.1; IPv4, IPv6 or a host name)\n"
+"  -a, --addr ADDR      destination (127.0.0.1; IPv4, IPv6 or a host name; a multicast\n"
+"                       group: 224.0.0.0/4 or ff00::/8, TTL 1 unless --ttl)\n"
 "  -p, --port PORT      destination port, 1..65535 (22222)\n"
 "  -t, --time SECS      run time, at least 1ms; decimals allowed (10; 0 = until -n)\n"
 "  -n, --count N        stop after N datagrams in all, 1..2^48 (no limit)\n"
@@ -72,9 +75,11 @@ static void usage(FILE *out)
 "      --reply-size BYTES\n"
 "                       --rtt: the size of the reply asked for, 32..65507 (IPv4) or\n"
 "                       ..65527 (IPv6) (as -s)\n"
+"      --mc-if IFNAME   a group's outgoing interface (the route's)\n"
+"      --mc-loop        a group's datagrams also to receivers on this host (off)\n"
 "      --tos N          TOS byte (IPv4) or traffic class (IPv6) of every datagram, 0..255\n"
 "      --dscp N         the same as --tos N*4: DSCP 0..63, ECN bits 0\n"
-"      --ttl N          TTL (IPv4) or hop limit (IPv6), 1..255 (the kernel's)\n"
+"      --ttl N          TTL (IPv4) or hop limit (IPv6), 1..255 (the kernel's; a group's 1)\n"
 "      --priority N     SO_PRIORITY of the socket, 0..%d (above 6: CAP_NET_ADMIN)\n"
 "      --cpu N          pin flow i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
@@ -90,7 +95,7 @@ static void usage(FILE *out)
 static void parse(int argc, char **argv)
 {
 	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK, O_TOS, O_DSCP, O_TTL, O_PRIO,
-	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE };
+	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -107,6 +112,7 @@ static void parse(int argc, char **argv)
 		{ "rtt", no_argument, 0, O_RTT }, { "outstanding", required_argument, 0, O_OUTSTANDING },
 		{ "rtt-timeout", required_argument, 0, O_RTT_TIMEOUT },
 		{ "reply-size", required_argument, 0, O_REPLY_SIZE },
+		{ "mc-if", required_argument, 0, O_MC_IF }, { "mc-loop", no_argument, 0, O_MC_LOOP },
 		{ 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *reply_arg = NULL, *err;
@@ -155,6 +161,12 @@ static void parse(int argc, char **argv)
 			rtt_only = "--rtt-timeout";
 			break;
 		case O_REPLY_SIZE: reply_arg = optarg; rtt_only = "--reply-size"; break;
+		case O_MC_IF:
+			cfg.mc_if = optarg;
+			if (!(cfg.mc_ifindex = if_nametoindex(optarg)))
+				opt_die("--mc-if '%s': no such interface here", optarg);
+			break;
+		case O_MC_LOOP: cfg.mc_loop = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("blast %s\n", version_text); exit(0);
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -169,6 +181,12 @@ static void parse(int argc, char **argv)
 		opt_die("%s", err);
 	if ((err = net_resolve(cfg.host, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.host, err);
+	cfg.group = mcast_is_group(&cfg.to);
+	if ((cfg.mc_if || cfg.mc_loop) && !cfg.group)
+		opt_die("%s applies to a multicast group (-a 224.0.0.0/4 or ff00::/8); '%s' is none",
+			cfg.mc_if ? "--mc-if" : "--mc-loop", cfg.host);
+	if (cfg.group && cfg.rtt)
+		opt_die("--rtt to a multicast group: every member would answer; give one receiver's address");
 	max = net_max_payload(&cfg.to);
 	if (size_arg)
 		cfg.size = (unsigned)opt_u64("-s", size_arg, OPT_BYTES, cfg.raw ? 1 : WIRE_HDR_LEN, max);
@@ -219,8 +237,14 @@ static int open_socket(struct flow *f)
 		warn("socket");
 		return -1;
 	}
-	/* The marks before the first datagram, so that none leaves unmarked. */
-	if (mark_apply(f->fd, &cfg.to, &cfg.mark, &call) < 0) {
+	/* The marks before the first datagram, so that none leaves unmarked; a group's TTL is its
+	 * own option (IP_MULTICAST_TTL), 1 unless --ttl. */
+	struct mark_set m = cfg.mark;
+	if (cfg.group)
+		m.ttl = -1;
+	if (mark_apply(f->fd, &cfg.to, &m, &call) < 0 ||
+	    (cfg.group && mcast_send(f->fd, &cfg.to, cfg.mark.ttl >= 0 ? cfg.mark.ttl : 1, cfg.mc_ifindex,
+				     cfg.mc_loop, &call) < 0)) {
 		warn("%s", call);
 		return -1;
 	}
@@ -260,8 +284,14 @@ static void add_opt(struct report *r, const char *key, long v)
 static void add_marks(struct report *r)
 {
 	add_opt(r, "tos", cfg.mark.tos);
-	add_opt(r, "ttl", cfg.mark.ttl);
+	add_opt(r, "ttl", cfg.group && cfg.mark.ttl < 0 ? 1 : cfg.mark.ttl); /* a group's is 1 */
 	add_opt(r, "priority", cfg.mark.priority);
+	report_u64(r, "group", (uint64_t)cfg.group);
+	if (cfg.mc_if)
+		report_str(r, "mc_if", cfg.mc_if);
+	else
+		report_none(r, "mc_if");
+	add_opt(r, "mc_loop", cfg.group ? cfg.mc_loop : -1);
 }
 
 /* --rtt's settings: '-' without it. */

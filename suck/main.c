@@ -8,6 +8,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "mark.h"
+#include "mcast.h"
 #include "net.h"
 #include "opt.h"
 #include "report.h"
@@ -45,7 +47,8 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: suck [options]\n"
 "Receive UDP datagrams from blast, run a work function on each, report what arrived.\n"
-"  -a, --addr ADDR      address to bind (127.0.0.1; ::1, 0.0.0.0, ::, a host name)\n"
+"  -a, --addr ADDR      address to bind (127.0.0.1; ::1, 0.0.0.0, ::, a host name; with\n"
+"                       --join, the group)\n"
 "  -p, --port PORT      port (22222; 0 = a free port, printed on stderr)\n"
 "  -m, --variant NAME   receive strategy (buffer; list: names and what they do):\n");
 	for (int i = 0; variants[i]; i++)
@@ -67,6 +70,10 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
+"      --join GROUP     join a multicast group (224.0.0.0/4, ff00::/8) and receive its\n"
+"                       datagrams; other receivers of the group share the port (off)\n"
+"      --source ADDR    --join: from this source only (source-specific multicast)\n"
+"      --mc-if IFNAME   --join: the interface to join on (the route's)\n"
 "      --echo           send every valid datagram back to its source after the work, for\n"
 "                       blast --rtt (copy, buffer, mmsg; off)\n"
 "      --jitter         RFC 3550 interarrival jitter of every flow, and the percentiles of\n"
@@ -121,7 +128,7 @@ static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS, O_JITTER, O_ECHO };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -133,13 +140,15 @@ static void parse(int argc, char **argv)
 		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
 		{ "rx-dev", required_argument, 0, O_RXDEV }, { "marks", no_argument, 0, O_MARKS },
 		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
+		{ "join", required_argument, 0, O_JOIN }, { "source", required_argument, 0, O_SOURCE },
+		{ "mc-if", required_argument, 0, O_MC_IF },
 		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
-	int c, batch_set = 0, retain_set = 0;
+	int c, batch_set = 0, retain_set = 0, addr_set = 0;
 	const char *err, *key_file = NULL;
 
 	for (int i = 0; variants[i]; i++)
@@ -147,7 +156,7 @@ static void parse(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":a:p:m:w:b:s:t:R:j:o:i:hV", longs, NULL)) != -1) {
 		switch (c) {
-		case 'a': cfg.addr = optarg; break;
+		case 'a': cfg.addr = optarg; addr_set = 1; break;
 		case 'p': cfg.port = (unsigned)opt_u64("-p", optarg, OPT_PLAIN, 0, 65535); break;
 		case 'm':
 			if (strcmp(optarg, "list") == 0) {
@@ -177,6 +186,13 @@ static void parse(int argc, char **argv)
 		case O_MARKS: cfg.marks = 1; break;
 		case O_JITTER: cfg.jitter = 1; break;
 		case O_ECHO: cfg.echo = 1; break;
+		case O_JOIN: cfg.join = optarg; break;
+		case O_SOURCE: cfg.source = optarg; break;
+		case O_MC_IF:
+			cfg.mc_if = optarg;
+			if (!(cfg.mc_ifindex = if_nametoindex(optarg)))
+				opt_die("--mc-if '%s': no such interface here", optarg);
+			break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_KEYFILE: key_file = optarg; break;
 		case O_RXDEV:
@@ -211,8 +227,30 @@ static void parse(int argc, char **argv)
 		opt_die("--spin applies to -m%s; %s cannot poll", spin_names(), cfg.variant->name);
 	if (cfg.echo && !cfg.variant->echoes)
 		opt_die("--echo applies to -m%s; %s cannot reply", echo_names(), cfg.variant->name);
+	if ((cfg.source || cfg.mc_if) && !cfg.join)
+		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
+	if (cfg.join) {
+		if ((err = net_resolve(cfg.join, cfg.port, &cfg.group)))
+			opt_die("--join '%s': %s", cfg.join, err);
+		if (!mcast_is_group(&cfg.group))
+			opt_die("--join '%s': not a multicast group; accepted: 224.0.0.0/4, ff00::/8", cfg.join);
+		/* Every socket of a group gets every datagram: -j would count each many times. */
+		if (cfg.threads > 1)
+			opt_die("--join with -j %u: every socket in a group receives every datagram; run one "
+				"suck per socket", cfg.threads);
+		if (cfg.source && (err = net_resolve(cfg.source, 0, &cfg.from)))
+			opt_die("--source '%s': %s", cfg.source, err);
+		if (cfg.source && (mcast_is_group(&cfg.from) || cfg.from.ss.ss_family != cfg.group.ss.ss_family))
+			opt_die("--source '%s': a unicast address of the group's family", cfg.source);
+		/* Bound to the group, a socket receives that group's datagrams only. */
+		if (!addr_set)
+			cfg.addr = cfg.join;
+	}
 	if ((err = net_resolve(cfg.addr, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.addr, err);
+	if (cfg.join && cfg.to.ss.ss_family != cfg.group.ss.ss_family)
+		opt_die("-a '%s' with --join '%s': bind an address of the group's family (or leave -a out: "
+			"the group)", cfg.addr, cfg.join);
 	/* Every check on the options is above: --check (main) relies on it. */
 }
 
@@ -243,6 +281,13 @@ static int open_socket(const struct net_addr *a)
 		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
+	/* --join: every receiver of a group gets each of its datagrams, so the receivers of one
+	 * group share the port: this is the one case where suck binds a port another socket may
+	 * hold, and only another that asks for it too (SO_REUSEADDR on both). */
+	if (cfg.join && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0) {
+		warn("setsockopt SO_REUSEADDR");
+		return -1;
+	}
 	/* The tick bounds how long a blocked receive can miss a stop condition. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof tick) < 0) {
 		warn("setsockopt SO_RCVTIMEO");
@@ -267,6 +312,10 @@ static int open_socket(const struct net_addr *a)
 		char where[80];
 		net_format(a, where, sizeof where);
 		warn("bind %s", where);
+		return -1;
+	}
+	if (cfg.join && mcast_join(fd, &cfg.group, cfg.source ? &cfg.from : NULL, cfg.mc_ifindex, &call) < 0) {
+		warn("%s %s", call, cfg.join);
 		return -1;
 	}
 	return fd;
@@ -354,6 +403,7 @@ static int check(void)
 	report_u64(&r, "marks", (uint64_t)cfg.marks);
 	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
 	report_u64(&r, "echo", (uint64_t)cfg.echo);
+	total_mcast(&r, &cfg);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	if (cfg.cpu >= 0)
 		report_u64(&r, "cpu", (uint64_t)cfg.cpu);

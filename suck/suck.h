@@ -44,6 +44,11 @@ struct suck_cfg {
 	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
 	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
 	int echo;              /* --echo: every valid datagram back to its source (blast --rtt) */
+	const char *join;      /* --join: the multicast group joined, NULL = none */
+	const char *source;    /* --source: ... from this source only (source-specific) */
+	struct net_addr group, from;
+	const char *mc_if;     /* --mc-if: the interface the group is joined on, NULL = the route's */
+	unsigned mc_ifindex;
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over

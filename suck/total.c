@@ -175,6 +175,21 @@ static void add_loss_runs(struct report *r, const struct seq_runs *runs)
 	report_u64(r, "loss_runs_16_up", runs->len16);
 }
 
+static void add_str(struct report *r, const char *key, const char *v)
+{
+	if (v)
+		report_str(r, key, v);
+	else
+		report_none(r, key);
+}
+
+void total_mcast(struct report *r, const struct suck_cfg *cfg)
+{
+	add_str(r, "group", cfg->join);
+	add_str(r, "source", cfg->source);
+	add_str(r, "mc_if", cfg->mc_if);
+}
+
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env)
 {
@@ -264,4 +279,5 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		report_none(r, "echoed");
 		report_none(r, "echo_errors");
 	}
+	total_mcast(r, cfg);
 }

@@ -46,5 +46,7 @@ struct total_env {
  * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env);
+/* --join's keys (group, source, mc_if; '-' without), for the report and --check. */
+void total_mcast(struct report *r, const struct suck_cfg *cfg);
 
 #endif
