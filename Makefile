@@ -86,7 +86,7 @@ check: all
 	$(MAKE) B=bin/san CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
 	@BIN=$(B) sh tests/valgrind.sh
 
-# A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 5 minutes).
+# A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 8 minutes).
 perf: all $(B)/bare
 	@BIN=$(B) sh scripts/perf
 
@@ -109,7 +109,7 @@ clean:
 -include $(wildcard $(O)/*/*.d $(O)/tests/unit/*.d)
 
 # Every receive variant, 1 warm-up + 6 runs of 3 s each (6 so that the rank test in table.md can
-# call a difference; README, make bench): about two minutes (scripts/suite says why).
+# call a difference; README, make bench): under three minutes (scripts/suite says why).
 bench: all
 	sh scripts/suite
 
@@ -119,33 +119,42 @@ bench: all
 reproduce: all $(B)/bare
 	@BIN=$(B) sh scripts/reproduce
 
-# Zero-loss rate of every variant (RFC 2544 search, 2 s trials, 2 % resolution): 2 to 3 minutes.
+# Zero-loss rate of every variant (RFC 2544 search, 2 s trials, 2 % resolution): 3 to 4 minutes.
 ndr: all
 	sh scripts/ndr
 
-# Delivered against offered rate, every variant, 1 + 10 rates of 2 s: about 2 minutes.
+# Delivered against offered rate, every variant, 1 + 10 rates of 2 s: under 3 minutes.
 sweep: all
 	sh scripts/sweep rate
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the tools and their man pages, the GNU way.
 # uninstall removes exactly those four files and leaves the directories, which may hold others.
+# An empty PREFIX would put them in /bin and /share: refused before anything is built. Every
+# path goes to the shell in single quotes, a ' in it as '\'', so a space or a quote in PREFIX
+# or DESTDIR is just a character ($ is make's own: write $$).
 PREFIX  ?= /usr/local
 BINDIR   = $(PREFIX)/bin
 MAN1DIR  = $(PREFIX)/share/man/man1
 INSTALL  = install
 MAN1    := man/blast.1 man/suck.1
+sq       = '$(subst ','\'',$(1))'
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+ifeq ($(strip $(PREFIX)),)
+$(error PREFIX is empty: that would install into /bin and /share; give one, e.g. PREFIX=/usr/local)
+endif
+endif
 .PHONY: install uninstall
 install: all
-	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MAN1DIR)'
-	$(INSTALL) -m 755 $(B)/blast $(B)/suck '$(DESTDIR)$(BINDIR)/'
-	$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(MAN1DIR)/'
+	$(INSTALL) -d $(call sq,$(DESTDIR)$(BINDIR)) $(call sq,$(DESTDIR)$(MAN1DIR))
+	$(INSTALL) -m 755 $(B)/blast $(B)/suck $(call sq,$(DESTDIR)$(BINDIR)/)
+	$(INSTALL) -m 644 $(MAN1) $(call sq,$(DESTDIR)$(MAN1DIR)/)
 
 uninstall:
-	rm -f '$(DESTDIR)$(BINDIR)/blast' '$(DESTDIR)$(BINDIR)/suck' \
-		$(MAN1:man/%='$(DESTDIR)$(MAN1DIR)/%')
+	rm -f $(call sq,$(DESTDIR)$(BINDIR)/blast) $(call sq,$(DESTDIR)$(BINDIR)/suck) \
+		$(foreach m,$(MAN1:man/%=%),$(call sq,$(DESTDIR)$(MAN1DIR)/$(m)))
 
 # One-way delay against offered rate, every variant (sweep rate --latency), 1 + 8 rates of
-# 1.5 s: about 2 minutes. Work histogram:8 (a consumer 8 times slower) puts every variant's knee
+# 1.5 s: under 3 minutes. Work histogram:8 (a consumer 8 times slower) puts every variant's knee
 # within what blast offers on two CPUs (sendmmsg of 32 tops out near 300k datagrams/s into a live
 # receiver), so the delay is seen to leave its floor where the queue starts to build.
 latency: all

@@ -167,8 +167,8 @@ static void parse(int argc, char **argv)
 				opt_die("--mc-if '%s': no such interface here", optarg);
 			break;
 		case O_MC_LOOP: cfg.mc_loop = 1; break;
-		case 'h': usage(stdout); exit(0);
-		case 'V': printf("blast %s\n", version_text); exit(0);
+		case 'h': usage(stdout); opt_done();
+		case 'V': printf("blast %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
 		}

@@ -101,6 +101,10 @@ static unsigned layout(struct flow *f, unsigned dgrams, uint64_t send_ns)
 	return msgs;
 }
 
+/* "nothing is listening" is said once per run, not once per flow: every flow sends to the
+ * same address. A flow asks the shared flag only at its own first refusal. */
+static atomic_int refused_said;
+
 static void count_error(struct flow *f, int e)
 {
 	char where[80];
@@ -109,6 +113,8 @@ static void count_error(struct flow *f, int e)
 	f->err_by[e < BLAST_ERRNOS ? e : 0]++;
 	if (e == ECONNREFUSED && !f->refused_warned) {
 		f->refused_warned = 1;
+		if (atomic_exchange(&refused_said, 1))
+			return;
 		net_format(&f->cfg->to, where, sizeof where);
 		fprintf(stderr, "blast: nothing is listening on %s (ECONNREFUSED); counting and going on\n", where);
 	}

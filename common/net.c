@@ -1,15 +1,27 @@
-/* net: address lookup and formatting, socket buffer sizes, and the kernel's drop counter.
- * The drop counter is the last column of /proc/net/udp and /proc/net/udp6; a socket is found
- * there by its inode, which fstat gives for the socket's fd. */
+/* net: address lookup and formatting, socket buffer sizes, the kernel's drop counter, and the
+ * steering of a SO_REUSEPORT group. The drop counter is the last column of /proc/net/udp and
+ * /proc/net/udp6; a socket is found there by its inode, which fstat gives for the socket's fd,
+ * and the sockets beside it by its local address. */
 #include "net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/filter.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#ifndef SO_BUSY_POLL
+#define SO_BUSY_POLL 46
+#endif
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+#ifndef SO_BUSY_POLL_BUDGET
+#define SO_BUSY_POLL_BUDGET 70
+#endif
 
 const char *net_resolve(const char *host, unsigned port, struct net_addr *out)
 {
@@ -100,6 +112,85 @@ int64_t net_drops(int fd)
 	if (d < 0)
 		d = drops_in("/proc/net/udp6", (unsigned long)st.st_ino);
 	return d;
+}
+
+const char *net_busy_poll(int fd, unsigned usecs, int prefer, unsigned budget)
+{
+	int v = (int)usecs, one = 1, b = (int)budget;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &v, sizeof v) < 0)
+		return "SO_BUSY_POLL";
+	if (prefer && setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof one) < 0)
+		return "SO_PREFER_BUSY_POLL";
+	if (budget && setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &b, sizeof b) < 0)
+		return "SO_BUSY_POLL_BUDGET";
+	return NULL;
+}
+
+int net_steer(int fd, unsigned off, unsigned n)
+{
+	/* In a reuseport program, offset 0 is the UDP payload; a load past the end of the
+	 * datagram ends the program with 0. */
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, off),
+		BPF_STMT(BPF_ALU | BPF_MOD | BPF_K, n),
+		BPF_STMT(BPF_RET | BPF_A, 0),
+	};
+	struct sock_fprog prog = { .len = sizeof code / sizeof code[0], .filter = code };
+
+	if (n == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog, sizeof prog);
+}
+
+/* Strangers on the local address of the socket with inode ino[0] in one table, or -1 when it
+ * is not in this one. A line: sl local rem st tx:rx tr:when retrnsmt uid timeout inode ... */
+static int strangers_in(const char *path, const unsigned long *ino, unsigned n)
+{
+	char line[512], mine[64] = "", local[64];
+	unsigned long inode;
+	FILE *f = fopen(path, "r");
+	int count = 0;
+
+	if (!f)
+		return -1;
+	while (!mine[0] && fgets(line, sizeof line, f))
+		if (sscanf(line, " %*s %63s %*s %*s %*s %*s %*s %*s %*s %lu", local, &inode) == 2 &&
+		    inode == ino[0])
+			strcpy(mine, local);
+	rewind(f);
+	while (mine[0] && fgets(line, sizeof line, f)) {
+		unsigned i = 0;
+		if (sscanf(line, " %*s %63s %*s %*s %*s %*s %*s %*s %*s %lu", local, &inode) != 2 ||
+		    strcmp(local, mine) != 0)
+			continue;
+		while (i < n && ino[i] != inode)
+			i++;
+		count += i == n;
+	}
+	fclose(f);
+	return mine[0] ? count : -1;
+}
+
+int net_strangers(const int *fds, unsigned n)
+{
+	unsigned long ino[64];
+	int count;
+
+	if (n == 0 || n > sizeof ino / sizeof ino[0]) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct stat st;
+		if (fstat(fds[i], &st) < 0)
+			return -1;
+		ino[i] = (unsigned long)st.st_ino;
+	}
+	count = strangers_in("/proc/net/udp", ino, n);
+	return count >= 0 ? count : strangers_in("/proc/net/udp6", ino, n);
 }
 
 unsigned net_max_payload(const struct net_addr *a)

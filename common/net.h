@@ -24,6 +24,19 @@ int net_rcvbuf(int fd, int bytes);
 /* Receive-buffer drops the kernel counted for this UDP socket, from /proc/net/udp{,6} by the
  * socket's inode; -1 when not found. */
 int64_t net_drops(int fd);
+/* Kernel busy polling on a socket: SO_BUSY_POLL usecs, then SO_PREFER_BUSY_POLL when prefer,
+ * SO_BUSY_POLL_BUDGET when budget is not 0. NULL, or the name of the option the kernel refused
+ * (errno says why: EPERM without CAP_NET_ADMIN, ENOPROTOOPT in a kernel built without busy
+ * polling). */
+const char *net_busy_poll(int fd, unsigned usecs, int prefer, unsigned budget);
+/* SO_REUSEPORT groups (suck -j). net_steer attaches to the group of fd (bound, SO_REUSEPORT) a
+ * classic BPF program that hands each datagram to the group's socket number (the big-endian
+ * 16 bits at payload offset off) mod n, and one too short to hold them to socket 0: never to a
+ * socket after the first n, which is where a later joiner of the group sits. */
+int net_steer(int fd, unsigned off, unsigned n);
+/* How many sockets share the local address and port of fds[0] (from /proc/net/udp{,6}) that
+ * are none of fds[0..n-1], n 1..64: strangers in its group. -1 when the tables cannot be read. */
+int net_strangers(const int *fds, unsigned n);
 /* The largest UDP payload to this address: 65507 IPv4 (a v4-mapped IPv6 address too, which
  * goes out as IPv4), 65527 IPv6. */
 unsigned net_max_payload(const struct net_addr *a);

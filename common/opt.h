@@ -25,5 +25,8 @@ double opt_secs(const char *opt, const char *s, double min, double max);
 int opt_name(const char *opt, const char *s, const char *const *names);
 /* A usage error not about one number: prints "PROG: MESSAGE" and exits 2. */
 void opt_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* After -h, -V or a list printed instead of a run: exit 0 once stdout has taken every byte, or
+ * "PROG: writing to stdout: ERRNO TEXT" and exit 1 (a full disk, /dev/full), as a report would. */
+void opt_done(void) __attribute__((noreturn));
 
 #endif

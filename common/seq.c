@@ -151,6 +151,31 @@ void seq_seen_slow(struct seq_tracker *t, unsigned flow, uint64_t seq)
 	f->reordered++;
 }
 
+int seq_discard(struct seq_tracker *t, unsigned flow, uint64_t seq)
+{
+	struct seq_flow *f = &t->flow[flow];
+	uint64_t bit = seq % SEQ_BITS;
+	uint64_t mask = 1ull << (bit % 64);
+
+	if (seq >= WIRE_SEQ_LIMIT)
+		return 0;
+	if (seq >= f->next) {
+		/* marked seen, so not in a loss run: the runs are what never reached the receiver,
+		 * lost - discarded */
+		retire_before(t, f, seq);
+		if (seq != f->next)
+			clear_range(f->bits, f->next, seq);
+		f->next = seq + 1;
+	} else if (f->next - seq > SEQ_WINDOW || (f->bits[bit / 64] & mask)) {
+		return 0;
+	}
+	if (flow >= t->flows_seen)
+		t->flows_seen = flow + 1;
+	f->bits[bit / 64] |= mask;
+	f->discarded++;
+	return 1;
+}
+
 int seq_fin(struct seq_tracker *t, unsigned flow, uint64_t sent, uint64_t bytes, uint64_t ns,
 	      uint16_t flows)
 {
@@ -215,6 +240,7 @@ void seq_merge(struct seq_tracker *dst, const struct seq_tracker *src)
 		d->dup += s->dup;
 		d->reordered += s->reordered;
 		d->late += s->late;
+		d->discarded += s->discarded;
 		if (s->fins && !d->fins) {
 			d->fin_sent = s->fin_sent;
 			d->fin_bytes = s->fin_bytes;
@@ -255,6 +281,7 @@ void seq_sum(const struct seq_tracker *t, struct seq_total *out)
 		out->dup += f->dup;
 		out->reordered += f->reordered;
 		out->late += f->late;
+		out->discarded += f->discarded;
 		out->fins += f->fins;
 		out->sent += sent;
 	}

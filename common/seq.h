@@ -9,7 +9,8 @@
  * old contents (sequences long out of the window, final) into a histogram of the lengths of
  * runs of missing sequences. The fast path leaves the first sequence of every word to the slow
  * one, which does that; seq_close retires the rest and the tail after the last sequence seen
- * (up to sent), so that the run lengths add up to lost exactly. */
+ * (up to sent), so that the run lengths add up to lost exactly, less the discarded (seen, and
+ * marked so, but thrown away by the receiver: counted apart). */
 #ifndef SEQ_H
 #define SEQ_H
 #include <stdint.h>
@@ -30,6 +31,7 @@ struct seq_flow {
 	uint64_t retired;   /* sequences below are counted into the loss runs */
 	uint64_t open;      /* missing sequences just below retired: a run not ended yet */
 	uint64_t valid, dup, reordered, late;
+	uint64_t discarded; /* seen, then thrown away unworked by the receiver (seq_discard) */
 	uint64_t fins;      /* fins received for this flow, repeats included */
 	uint64_t fin_sent, fin_bytes, fin_ns; /* from the first fin */
 	uint16_t fin_flows;
@@ -63,6 +65,13 @@ static inline void seq_seen(struct seq_tracker *t, unsigned flow, uint64_t seq)
 	}
 	seq_seen_slow(t, flow, seq);
 }
+/* A sequence the receiver took and then threw away without working on it (suck -m pool at a
+ * full queue, --queue-full drop): when it would have been valid, it is marked seen, so that a
+ * later copy is a dup, and counted discarded, never valid; returns 1. Otherwise (it would be a
+ * dup or late) nothing is recorded and it returns 0: the caller counts it as usual. The
+ * discarded are part of what was lost (sent - valid), and never more than it: each is a
+ * distinct sequence below the flow's highest + 1, as the valid ones are. */
+int seq_discard(struct seq_tracker *t, unsigned flow, uint64_t seq);
 /* Records a fin; returns 1 when it is the first fin of that flow. */
 int seq_fin(struct seq_tracker *t, unsigned flow, uint64_t sent, uint64_t bytes, uint64_t ns,
 	      uint16_t flows);
@@ -78,6 +87,7 @@ void seq_merge(struct seq_tracker *dst, const struct seq_tracker *src);
 /* The run as a whole, over every flow. */
 struct seq_total {
 	uint64_t valid, dup, reordered, late, sent, lost, fins, bytes_sent;
+	uint64_t discarded;      /* of lost: taken, then thrown away by the receiver */
 	unsigned flows;          /* from the fins, or flows seen */
 	unsigned fins_missing;   /* flows whose sent had to be estimated */
 	int sent_estimated;

@@ -13,6 +13,7 @@
 #define WIRE_HDR_LEN    32
 #define WIRE_FIN_TAGGED (WIRE_HDR_LEN + 30) /* the bytes of a fin its tag covers */
 #define WIRE_FIN_LEN    (WIRE_FIN_TAGGED + 8)
+#define WIRE_FLOW_OFF   6           /* the flow id's offset, by which suck -j steers datagrams */
 #define WIRE_MAX_FLOWS  256         /* flow ids the wire and suck allow; blast -j stays below */
 /* No flow sends this many (at 100 million datagrams a second, a month): a larger sequence is
  * malformed. Small enough that the sums over every flow (256 x 2^48 datagrams) can never wrap

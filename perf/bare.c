@@ -4,6 +4,8 @@
  *   bare send -p PORT -s SIZE -t SECS [-b N] [-g SEGS]   sendto, sendmmsg (-b), UDP GSO (-g)
  *   bare recv -p PORT [-n COUNT] [-b N] [-R BYTES]       recvfrom, recvmmsg MSG_WAITFORONE (-b)
  *   bare recv -p PORT --uring [-n COUNT] [-R BYTES]      io_uring multishot recvmsg, buffer ring
+ *   bare recv -p PORT --epoll [-b N] [-n COUNT]          epoll_wait, then recvmsg (recvmmsg) to EAGAIN
+ *   bare recv -p PORT --pool N [-b N] [--queue SLOTS]    one reader, N workers, suck's ring
  *   bare sink -p PORT [--idle SECS]                      a bound socket nobody reads
  *   bare port                                            a free TCP and UDP port on 127.0.0.1
  *
@@ -21,6 +23,7 @@
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,10 +31,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,6 +65,9 @@ static int cfg_rcvbuf;      /* recv: SO_RCVBUF, 0 = the kernel's default */
 static int cfg_cpu = -1;
 static double cfg_idle;     /* sink: 0 = until a signal */
 static int cfg_uring;       /* recv: io_uring instead of recvfrom/recvmmsg */
+static int cfg_epoll;       /* recv: a non-blocking socket and epoll, level-triggered */
+static unsigned cfg_pool;   /* recv: workers that take the reader's batches, 0 = no pool */
+static unsigned cfg_queue = 8; /* recv --pool: batches that may wait, suck's --queue */
 
 static volatile sig_atomic_t stop;
 
@@ -74,6 +82,7 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: bare send -p PORT -s SIZE -t SECS [-b N] [-g SEGS] [--cpu N]\n"
 "       bare recv -p PORT [-n COUNT] [-b N | --uring] [-R BYTES] [--cpu N]\n"
+"       bare recv -p PORT --epoll | --pool N [--queue SLOTS] [-n COUNT] [-b N] [-R BYTES] [--cpu N]\n"
 "       bare sink -p PORT [--idle SECS] [--cpu N]\n"
 "       bare port\n"
 "The least code that makes each system call blast and suck make, on 127.0.0.1.\n"
@@ -83,6 +92,9 @@ static void usage(FILE *out)
 "        datagrams, %d s after the last one, or on SIGINT/SIGTERM; -p 0 = a free port;\n"
 "        -R BYTES sets SO_RCVBUF as suck -R does (past rmem_max as root);\n"
 "        --uring: io_uring multishot recvmsg over a provided buffer ring, as suck -m uring\n"
+"        --epoll: non-blocking, epoll_wait, then recvmsg (-b: recvmmsg) until EAGAIN or a\n"
+"        short batch, as suck -m epoll; --pool N: recvmmsg -b batches (32) handed to N\n"
+"        worker threads through a ring of --queue SLOTS waiting batches (8), as suck -m pool\n"
 "  sink  binds the port and reads nothing until SIGINT/SIGTERM, or with --idle\n"
 "        until nothing arrived for SECS after something did (its queue and drop\n"
 "        counter stop changing): then a sender's next datagram is refused\n"
@@ -132,14 +144,15 @@ static double secs(const char *opt, const char *s)
 
 static void parse_opts(int argc, char **argv)
 {
-	enum { O_CPU = 256, O_IDLE, O_URING };
+	enum { O_CPU = 256, O_IDLE, O_URING, O_EPOLL, O_POOL, O_QUEUE };
 	static const struct option longs[] = {
 		{ "port", required_argument, 0, 'p' }, { "size", required_argument, 0, 's' },
 		{ "time", required_argument, 0, 't' }, { "batch", required_argument, 0, 'b' },
 		{ "gso", required_argument, 0, 'g' }, { "count", required_argument, 0, 'n' },
 		{ "rcvbuf", required_argument, 0, 'R' },
 		{ "cpu", required_argument, 0, O_CPU }, { "idle", required_argument, 0, O_IDLE },
-		{ "uring", no_argument, 0, O_URING },
+		{ "uring", no_argument, 0, O_URING }, { "epoll", no_argument, 0, O_EPOLL },
+		{ "pool", required_argument, 0, O_POOL }, { "queue", required_argument, 0, O_QUEUE },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -167,6 +180,9 @@ static void parse_opts(int argc, char **argv)
 		case 'R': cfg_rcvbuf = (int)num("-R", optarg, 4096, 1u << 30); break;
 		case O_IDLE: cfg_idle = secs("--idle", optarg); break;
 		case O_URING: cfg_uring = 1; break;
+		case O_EPOLL: cfg_epoll = 1; break;
+		case O_POOL: cfg_pool = (unsigned)num("--pool", optarg, 1, 64); break;
+		case O_QUEUE: cfg_queue = (unsigned)num("--queue", optarg, 1, 1024); break;
 		case O_CPU: cfg_cpu = (int)num("--cpu", optarg, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0); break;
 		case 'h': usage(stdout); exit(0);
 		case ':': bad("%s needs a value", argv[optind - 1]);
@@ -177,6 +193,10 @@ static void parse_opts(int argc, char **argv)
 		bad("unexpected argument '%s'", argv[optind]);
 	if (cfg_uring && (strcmp(cfg_mode, "recv") || cfg_batch > 1))
 		bad("--uring is a way to recv, without -b");
+	if ((cfg_epoll || cfg_pool) && (strcmp(cfg_mode, "recv") || cfg_uring || (cfg_epoll && cfg_pool)))
+		bad("--epoll and --pool are ways to recv, one at a time, not with --uring");
+	if (cfg_pool && cfg_batch == 1)
+		cfg_batch = 32; /* suck -m pool's default */
 	if (!strcmp(cfg_mode, "port"))
 		return;
 	if (!port_set)
@@ -251,7 +271,8 @@ static void report(const char *count_key, uint64_t n, uint64_t calls, uint64_t e
 	double dur = (double)(t1 - t0) / 1e9;
 	double user = cpu_s(0) - u0, sys = cpu_s(1) - s0;
 	const char *call = !strcmp(cfg_mode, "send") ? (cfg_batch > 1 ? "sendmmsg" : "sendto") :
-			   cfg_uring ? "io_uring" : (cfg_batch > 1 ? "recvmmsg" : "recvfrom");
+			   cfg_uring ? "io_uring" : cfg_epoll ? (cfg_batch > 1 ? "epoll+recvmmsg" : "epoll+recvmsg") :
+			   cfg_pool ? "pool+recvmmsg" : (cfg_batch > 1 ? "recvmmsg" : "recvfrom");
 
 	printf("tool\tmode\tcall\tsize\tbatch\tgso\tstop\t%s\tcalls\terrors\tduration_s\tpps\t"
 	       "user_s\tsys_s\tcpu_ns_per_pkt\trcvbuf\n", count_key);
@@ -545,6 +566,248 @@ static void do_recv_uring(void)
 	free(bufs);
 }
 
+/* recv --epoll: suck -m epoll's calls with nothing around them. A non-blocking socket,
+ * level-triggered; each wakeup reads until EAGAIN, or with -b until a short batch; the clock is
+ * read once per wakeup. epoll_wait's timeout is the idle time. */
+static void do_recv_epoll(void)
+{
+	struct mmsghdr *msgs = calloc(cfg_batch, sizeof *msgs);
+	struct iovec *iov = calloc(cfg_batch, sizeof *iov);
+	struct sockaddr_in6 *from = calloc(cfg_batch, sizeof *from);
+	uint8_t *buf = aligned_alloc(4096, ((size_t)cfg_batch * BARE_STRIDE + 4095) & ~(size_t)4095);
+	struct epoll_event ev = { .events = EPOLLIN };
+	uint64_t got = 0, calls = 0, first = 0, last = 0;
+	const char *why = "count";
+	socklen_t optlen = sizeof(int);
+	double u0, s0;
+	int fd, ep, rcvbuf;
+
+	if (!msgs || !iov || !buf || !from)
+		error(1, errno, "malloc");
+	fd = bound_socket(1);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &optlen) < 0)
+		error(1, errno, "getsockopt SO_RCVBUF");
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0)
+		error(1, errno, "fcntl O_NONBLOCK");
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+		error(1, errno, "epoll");
+	for (unsigned m = 0; m < cfg_batch; m++) {
+		iov[m].iov_base = buf + (size_t)m * BARE_STRIDE;
+		iov[m].iov_len = BARE_BUF;
+		msgs[m].msg_hdr.msg_iov = &iov[m];
+		msgs[m].msg_hdr.msg_iovlen = 1;
+		msgs[m].msg_hdr.msg_name = &from[m];
+		msgs[m].msg_hdr.msg_namelen = sizeof from[m];
+	}
+	u0 = cpu_s(0);
+	s0 = cpu_s(1);
+	while (!cfg_count || got < cfg_count) {
+		if (stop) {
+			why = "signal";
+			break;
+		}
+		int n = epoll_wait(ep, &ev, 1, BARE_IDLE_S * 1000);
+		calls++;
+		if (n < 0 && errno != EINTR)
+			error(1, errno, "epoll_wait");
+		if (n == 0 && got) {
+			why = "idle";
+			break;
+		}
+		if (n <= 0)
+			continue;
+		for (;;) {
+			int k;
+			if (cfg_batch == 1) {
+				msgs[0].msg_hdr.msg_namelen = sizeof from[0];
+				k = recvmsg(fd, &msgs[0].msg_hdr, 0) < 0 ? -1 : 1;
+			} else {
+				unsigned vlen = cfg_batch;
+				if (cfg_count && cfg_count - got < vlen)
+					vlen = (unsigned)(cfg_count - got);
+				k = recvmmsg(fd, msgs, vlen, MSG_WAITFORONE, NULL);
+			}
+			calls++;
+			if (k < 0) {
+				if (errno == EAGAIN || errno == EWOULDBLOCK)
+					break;
+				if (errno == EINTR)
+					continue;
+				error(1, errno, "%s", cfg_batch == 1 ? "recvmsg" : "recvmmsg");
+			}
+			if (!got)
+				first = mono_ns();
+			got += (uint64_t)k;
+			if ((cfg_count && got >= cfg_count) || (cfg_batch > 1 && (unsigned)k < cfg_batch))
+				break;
+		}
+		last = mono_ns();
+	}
+	if (!strcmp(why, "count"))
+		last = mono_ns();
+	report("received", got, calls, 0, first, last, u0, s0, why, rcvbuf);
+	close(ep);
+	close(fd);
+	free(msgs);
+	free(iov);
+	free(from);
+	free(buf);
+}
+
+/* recv --pool N: suck -m pool's hand-off with nothing else: the reader (this thread) takes
+ * recvmmsg batches into the slots of a ring (--queue waiting, one per worker, the reader's),
+ * queues each under one mutex and wakes a sleeping worker; a worker takes the batch and gives
+ * the slot back, doing no work (suck -w none). A full queue blocks the reader, as suck's
+ * default. The clock is read once per batch, by the reader. */
+struct bare_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t work_cv, space_cv;
+	unsigned *queue, head, qlen, *free_slots, nfree, idle, waiting;
+	int quit;
+};
+
+static void *bare_worker(void *arg)
+{
+	struct bare_pool *p = arg;
+	int slot = -1;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		if (slot >= 0) {
+			p->free_slots[p->nfree++] = (unsigned)slot;
+			if (p->waiting)
+				pthread_cond_signal(&p->space_cv);
+		}
+		while (!p->qlen && !p->quit) {
+			p->idle++;
+			pthread_cond_wait(&p->work_cv, &p->mu);
+			p->idle--;
+		}
+		if (!p->qlen)
+			break;
+		slot = (int)p->queue[p->head];
+		p->head = (p->head + 1) % cfg_queue;
+		p->qlen--;
+		if (p->waiting)
+			pthread_cond_signal(&p->space_cv);
+		/* the work would be here, outside the lock */
+		pthread_mutex_unlock(&p->mu);
+		pthread_mutex_lock(&p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void do_recv_pool(void)
+{
+	unsigned nslots = cfg_queue + cfg_pool + 1, cur;
+	size_t per = (size_t)cfg_batch;
+	struct mmsghdr *msgs = calloc(nslots * per, sizeof *msgs);
+	struct iovec *iov = calloc(nslots * per, sizeof *iov);
+	struct sockaddr_in6 *from = calloc(nslots * per, sizeof *from);
+	uint8_t *buf = aligned_alloc(4096, (nslots * per * BARE_STRIDE + 4095) & ~(size_t)4095);
+	pthread_t *tid = calloc(cfg_pool, sizeof *tid);
+	struct bare_pool p = { .quit = 0 };
+	uint64_t got = 0, calls = 0, first = 0, last = 0;
+	const char *why = "count";
+	socklen_t optlen = sizeof(int);
+	sigset_t sigs, old;
+	double u0, s0;
+	int fd, rcvbuf;
+
+	p.queue = calloc(cfg_queue, sizeof *p.queue);
+	p.free_slots = calloc(nslots, sizeof *p.free_slots);
+	if (!msgs || !iov || !buf || !from || !tid || !p.queue || !p.free_slots)
+		error(1, errno, "malloc");
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.work_cv, NULL);
+	pthread_cond_init(&p.space_cv, NULL);
+	for (size_t m = 0; m < nslots * per; m++) {
+		iov[m].iov_base = buf + m * BARE_STRIDE;
+		iov[m].iov_len = BARE_BUF;
+		msgs[m].msg_hdr.msg_iov = &iov[m];
+		msgs[m].msg_hdr.msg_iovlen = 1;
+		msgs[m].msg_hdr.msg_name = &from[m];
+		msgs[m].msg_hdr.msg_namelen = sizeof from[m];
+	}
+	for (unsigned i = 0; i < nslots; i++)
+		p.free_slots[p.nfree++] = i;
+	fd = bound_socket(1);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &optlen) < 0)
+		error(1, errno, "getsockopt SO_RCVBUF");
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	for (unsigned i = 0; i < cfg_pool; i++)
+		if ((errno = pthread_create(&tid[i], NULL, bare_worker, &p)))
+			error(1, errno, "pthread_create");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	cur = p.free_slots[--p.nfree];
+	u0 = cpu_s(0);
+	s0 = cpu_s(1);
+	while (!cfg_count || got < cfg_count) {
+		unsigned vlen = cfg_batch;
+		int n;
+		if (stop) {
+			why = "signal";
+			break;
+		}
+		pthread_mutex_lock(&p.mu);
+		while (p.qlen >= cfg_queue) {
+			p.waiting = 1;
+			pthread_cond_wait(&p.space_cv, &p.mu);
+			p.waiting = 0;
+		}
+		pthread_mutex_unlock(&p.mu);
+		if (cfg_count && cfg_count - got < vlen)
+			vlen = (unsigned)(cfg_count - got);
+		n = recvmmsg(fd, msgs + (size_t)cur * per, vlen, MSG_WAITFORONE, NULL);
+		calls++;
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				if (got) {
+					why = "idle";
+					break;
+				}
+				continue;
+			}
+			if (errno == EINTR)
+				continue;
+			error(1, errno, "recvmmsg");
+		}
+		if (!got)
+			first = mono_ns();
+		got += (uint64_t)n;
+		last = mono_ns();
+		pthread_mutex_lock(&p.mu);
+		p.queue[(p.head + p.qlen) % cfg_queue] = cur;
+		p.qlen++;
+		if (p.idle)
+			pthread_cond_signal(&p.work_cv);
+		cur = p.free_slots[--p.nfree];
+		pthread_mutex_unlock(&p.mu);
+	}
+	pthread_mutex_lock(&p.mu);
+	p.quit = 1;
+	pthread_cond_broadcast(&p.work_cv);
+	pthread_mutex_unlock(&p.mu);
+	for (unsigned i = 0; i < cfg_pool; i++)
+		pthread_join(tid[i], NULL);
+	if (!strcmp(why, "count"))
+		last = mono_ns();
+	report("received", got, calls, 0, first, last, u0, s0, why, rcvbuf);
+	close(fd);
+	free(msgs);
+	free(iov);
+	free(from);
+	free(buf);
+	free(tid);
+	free(p.queue);
+	free(p.free_slots);
+}
+
 /* The queue's memory and the drop counter: while a sender fills the socket, one of them
  * changes with every datagram. */
 static uint64_t sink_activity(int fd)
@@ -627,6 +890,10 @@ int main(int argc, char **argv)
 		do_send();
 	else if (!strcmp(cfg_mode, "recv") && cfg_uring)
 		do_recv_uring();
+	else if (!strcmp(cfg_mode, "recv") && cfg_epoll)
+		do_recv_epoll();
+	else if (!strcmp(cfg_mode, "recv") && cfg_pool)
+		do_recv_pool();
 	else if (!strcmp(cfg_mode, "recv"))
 		do_recv();
 	else if (!strcmp(cfg_mode, "sink"))

@@ -36,6 +36,7 @@ static void buffer_teardown(struct rx *rx)
 const struct variant variant_buffer = {
 	.name = "buffer",
 	.what = "recvfrom into one reusable buffer, work in place (2014 suckb.lua)",
+	.busy_polls = 1,
 	.setup = buffer_setup,
 	.spins = 1,
 	.echoes = 1,

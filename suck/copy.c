@@ -47,6 +47,10 @@ static void copy_run(struct rx *rx)
 		have = (size_t)len < cap ? (size_t)len : cap;
 		copy = malloc(have ? have : 1);
 		if (!copy) {
+			/* The call took a datagram: count it and work on it where it lies, then end
+			 * the run on the error. Dropped here it would be neither received nor idle,
+			 * and calls == received + fins + idle_calls would not hold. */
+			rx_datagram(rx, st->buf, (size_t)len, &from);
 			rx_recv_failed(rx, ENOMEM, "malloc");
 			continue;
 		}
@@ -80,6 +84,7 @@ const struct variant variant_copy = {
 	.name = "copy",
 	.what = "recvfrom, then malloc + memcpy a new copy per datagram (2014 suck.lua)",
 	.retains = 1,
+	.busy_polls = 1,
 	.echoes = 1,
 	.setup = copy_setup,
 	.run = copy_run,

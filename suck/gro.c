@@ -86,6 +86,7 @@ const struct variant variant_gro = {
 	 * the datagrams in them are checked; 32 (2 MiB) do not, and cost 10-15 % more per datagram. */
 	.batch = 8,
 	.spins = 1,
+	.busy_polls = 1,
 	.setup = gro_setup,
 	.run = gro_run,
 	.teardown = gro_teardown,

@@ -29,7 +29,8 @@
 #include "version.h"
 
 const struct variant *const variants[] = {
-	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, NULL,
+	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, &variant_epoll,
+	&variant_pool, NULL,
 };
 const struct variant *const variant_default = &variant_buffer;
 
@@ -39,6 +40,8 @@ static struct suck_cfg cfg = {
 	.work = { .kind = WORK_HISTOGRAM, .reps = 1 },
 	.bufsize = SUCK_MAX_BUFSIZE,
 	.threads = 1,
+	.workers = 1,
+	.queue = 8,
 	.cpu = -1,
 };
 
@@ -56,7 +59,8 @@ static void usage(FILE *out)
 	fprintf(out,
 "  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
 "                       N times (histogram)\n"
-"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8)\n"
+"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8,\n"
+"                       pool 32; epoll 1: recvmsg)\n"
 "  -s, --size BYTES     receive buffer per datagram, 1..%d (%d); larger datagrams\n"
 "                       are counted as truncated\n"
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
@@ -83,6 +87,16 @@ static void usage(FILE *out)
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
 "      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
 "                       time of the --cpu CPUs as the kernel's receive work (off)\n"
+"      --edge           epoll: edge-triggered (EPOLLET), each wakeup drained to EAGAIN\n"
+"                       (off: level-triggered)\n"
+"      --workers N      pool: worker threads that run the work, 1..%d (1)\n"
+"      --queue SLOTS    pool: batches that may wait for a worker, 1..%d (8)\n"
+"      --queue-full HOW pool, a full queue: block (the receiver waits, the kernel\n"
+"                       drops) or drop (suck drops the batch: queue_dropped) (block)\n"
+"      --busy-poll USECS  SO_BUSY_POLL: a blocking receive (epoll: epoll_wait) polls\n"
+"                       the device's NAPI for up to USECS, 1..%d; not on uring (off)\n"
+"      --prefer-busy-poll  SO_PREFER_BUSY_POLL, with --busy-poll (off)\n"
+"      --busy-poll-budget N  SO_BUSY_POLL_BUDGET, with --busy-poll, 1..%d (the kernel's)\n"
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -93,42 +107,35 @@ static void usage(FILE *out)
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
 "Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed.\n",
-		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_THREADS, SUCK_MAX_RETAIN);
+		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_THREADS, SUCK_MAX_RETAIN,
+		SUCK_MAX_WORKERS, SUCK_MAX_QUEUE, SUCK_MAX_BUSY_POLL, SUCK_MAX_BUSY_BUDGET);
 }
 
 /* " mmsg, gro": the variants an option applies to, for its message. */
-static const char *names_where(int batch)
+enum { WHERE_BATCH, WHERE_SPIN, WHERE_EVENTS, WHERE_POOL, WHERE_BUSY, WHERE_ECHO };
+static const char *names_where(int which)
 {
 	static char buf[128];
 	size_t len = 0;
 
 	buf[0] = 0;
-	for (int i = 0; variants[i]; i++)
-		if ((batch ? variants[i]->batch != 0 : variants[i]->spins) && len < sizeof buf)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "",
-						variants[i]->name);
+	for (int i = 0; variants[i]; i++) {
+		const struct variant *v = variants[i];
+		int has = which == WHERE_BATCH ? v->batch != 0 : which == WHERE_SPIN ? v->spins :
+			  which == WHERE_EVENTS ? v->events : which == WHERE_POOL ? v->pools :
+			  which == WHERE_ECHO ? v->echoes : v->busy_polls;
+		if (has && len < sizeof buf)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "", v->name);
+	}
 	return buf;
 }
-static const char *batch_names(void) { return names_where(1); }
-
-/* " copy, buffer, mmsg": the variants --echo applies to. */
-static const char *echo_names(void)
-{
-	static char buf[128];
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (int i = 0; variants[i]; i++)
-		if (variants[i]->echoes && len < sizeof buf)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "",
-						variants[i]->name);
-	return buf;
-}
-static const char *spin_names(void) { return names_where(0); }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV, O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF };
+	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
+	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
+	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF };
+	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
@@ -138,17 +145,22 @@ static void parse(int argc, char **argv)
 		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
 		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
 		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
-		{ "rx-dev", required_argument, 0, O_RXDEV }, { "marks", no_argument, 0, O_MARKS },
+		{ "rx-dev", required_argument, 0, O_RXDEV },
+		{ "check", no_argument, 0, O_CHECK }, { "edge", no_argument, 0, O_EDGE },
+		{ "workers", required_argument, 0, O_WORKERS }, { "queue", required_argument, 0, O_QUEUE },
+		{ "queue-full", required_argument, 0, O_QUEUE_FULL },
+		{ "busy-poll", required_argument, 0, O_BUSY }, { "prefer-busy-poll", no_argument, 0, O_PREFER },
+		{ "busy-poll-budget", required_argument, 0, O_BUDGET },
+		{ "marks", no_argument, 0, O_MARKS },
 		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
 		{ "join", required_argument, 0, O_JOIN }, { "source", required_argument, 0, O_SOURCE },
 		{ "mc-if", required_argument, 0, O_MC_IF },
-		{ "check", no_argument, 0, O_CHECK },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
-	int c, batch_set = 0, retain_set = 0, addr_set = 0;
+	int c, batch_set = 0, retain_set = 0, pool_set = 0, addr_set = 0;
 	const char *err, *key_file = NULL;
 
 	for (int i = 0; variants[i]; i++)
@@ -162,7 +174,7 @@ static void parse(int argc, char **argv)
 			if (strcmp(optarg, "list") == 0) {
 				for (int i = 0; variants[i]; i++)
 					printf("%s\t%s\n", variants[i]->name, variants[i]->what);
-				exit(0);
+				opt_done();
 			}
 			cfg.variant = variants[opt_name("-m", optarg, names)];
 			break;
@@ -204,8 +216,23 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case O_CHECK: cfg.check = 1; break;
-		case 'h': usage(stdout); exit(0);
-		case 'V': printf("suck %s\n", version_text); exit(0);
+		case O_EDGE: cfg.edge = 1; break;
+		case O_WORKERS:
+			cfg.workers = (unsigned)opt_u64("--workers", optarg, OPT_PLAIN, 1, SUCK_MAX_WORKERS);
+			pool_set = 1;
+			break;
+		case O_QUEUE:
+			cfg.queue = (unsigned)opt_u64("--queue", optarg, OPT_COUNT, 1, SUCK_MAX_QUEUE);
+			pool_set = 1;
+			break;
+		case O_QUEUE_FULL: cfg.queue_drop = opt_name("--queue-full", optarg, queue_full_names); pool_set = 1; break;
+		case O_BUSY: cfg.busy_poll = (unsigned)opt_u64("--busy-poll", optarg, OPT_PLAIN, 1, SUCK_MAX_BUSY_POLL); break;
+		case O_PREFER: cfg.prefer_busy_poll = 1; break;
+		case O_BUDGET:
+			cfg.busy_budget = (unsigned)opt_u64("--busy-poll-budget", optarg, OPT_PLAIN, 1, SUCK_MAX_BUSY_BUDGET);
+			break;
+		case 'h': usage(stdout); opt_done();
+		case 'V': printf("suck %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
 		}
@@ -217,16 +244,27 @@ static void parse(int argc, char **argv)
 	if (!cfg.variant)
 		cfg.variant = variant_default;
 	if (batch_set && !cfg.variant->batch)
-		opt_die("-b applies to -m%s; %s does not batch receive calls", batch_names(),
+		opt_die("-b applies to -m%s; %s does not batch receive calls", names_where(WHERE_BATCH),
 			cfg.variant->name);
 	if (!batch_set)
 		cfg.batch = cfg.variant->batch ? cfg.variant->batch : 1;
 	if (retain_set && !cfg.variant->retains)
 		opt_die("--retain applies to -m copy only");
 	if (cfg.spin && !cfg.variant->spins)
-		opt_die("--spin applies to -m%s; %s cannot poll", spin_names(), cfg.variant->name);
+		opt_die("--spin applies to -m%s; %s cannot poll", names_where(WHERE_SPIN), cfg.variant->name);
+	if (cfg.edge && !cfg.variant->events)
+		opt_die("--edge applies to -m%s; %s has no event loop", names_where(WHERE_EVENTS),
+			cfg.variant->name);
+	if (pool_set && !cfg.variant->pools)
+		opt_die("--workers, --queue and --queue-full apply to -m%s; %s has no worker threads",
+			names_where(WHERE_POOL), cfg.variant->name);
+	if (cfg.busy_poll && !cfg.variant->busy_polls)
+		opt_die("--busy-poll applies to -m%s, which block in a receive call or epoll_wait; %s "
+			"does not", names_where(WHERE_BUSY), cfg.variant->name);
+	if ((cfg.prefer_busy_poll || cfg.busy_budget) && !cfg.busy_poll)
+		opt_die("--prefer-busy-poll and --busy-poll-budget need --busy-poll USECS");
 	if (cfg.echo && !cfg.variant->echoes)
-		opt_die("--echo applies to -m%s; %s cannot reply", echo_names(), cfg.variant->name);
+		opt_die("--echo applies to -m%s; %s cannot reply", names_where(WHERE_ECHO), cfg.variant->name);
 	if ((cfg.source || cfg.mc_if) && !cfg.join)
 		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
 	if (cfg.join) {
@@ -267,9 +305,40 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static int open_socket(const struct net_addr *a)
+/* --busy-poll on a socket: 0, or the exit code with the message said (1; 4 where the kernel was
+ * built without busy polling). */
+static int busy_poll(int fd)
 {
-	int fd = socket(a->ss.ss_family, SOCK_DGRAM, 0), one = 1;
+	const char *opt = net_busy_poll(fd, cfg.busy_poll, cfg.prefer_busy_poll, cfg.busy_budget);
+	int e = errno;
+
+	if (!opt)
+		return 0;
+	if (e == ENOPROTOOPT) {
+		warnx("setsockopt %s: %s: this kernel has no busy polling (CONFIG_NET_RX_BUSY_POLL)", opt,
+		      strerror(e));
+		return 4;
+	}
+	if (e == EPERM) {
+		warnx("setsockopt %s: %s: %s needs CAP_NET_ADMIN", opt, strerror(e),
+		      !strcmp(opt, "SO_BUSY_POLL") ? "raising it above net.core.busy_poll" :
+		      !strcmp(opt, "SO_PREFER_BUSY_POLL") ? "--prefer-busy-poll" :
+		      "a --busy-poll-budget above the socket's");
+		return 1;
+	}
+	warnx("setsockopt %s: %s", opt, strerror(e));
+	return 1;
+}
+
+/* A socket with the run's options, bound to a. With -j the port is suck's alone: the first
+ * socket binds without SO_REUSEPORT, so a port that anyone holds (any listener, another
+ * suck -j, a SO_REUSEPORT group) is refused as in use, and -p 0 gets a port nobody is on. Only
+ * then does it take SO_REUSEPORT, which lets the others join: the kernel asks the flag of the
+ * sockets already bound, at each join. The one exception, explicit: --join shares its port with
+ * the group's other receivers (SO_REUSEADDR, below), since each gets every datagram. */
+static int open_socket(const struct net_addr *a, int first)
+{
+	int fd = socket(a->ss.ss_family, SOCK_DGRAM, 0), one = 1, st;
 	const char *call;
 	struct timeval tick = { .tv_sec = 0, .tv_usec = RX_TICK_MS * 1000 };
 
@@ -277,7 +346,7 @@ static int open_socket(const struct net_addr *a)
 		warn("socket");
 		return -1;
 	}
-	if (cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
+	if (!first && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
 		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
@@ -308,10 +377,20 @@ static int open_socket(const struct net_addr *a)
 		warn("setsockopt SO_RCVBUF");
 		return -1;
 	}
+	if (cfg.busy_poll && (st = busy_poll(fd)))
+		return -st;
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) < 0) {
 		char where[80];
+		int e = errno;
 		net_format(a, where, sizeof where);
-		warn("bind %s", where);
+		fprintf(stderr, "suck: bind %s: %s%s\n", where, strerror(e), e != EADDRINUSE ? "" : cfg.join ?
+			" (another socket has the port and is no receiver of a group: --join shares it only with "
+			"sockets that set SO_REUSEADDR too)" :
+			" (another socket has the port; suck shares it with none, -j too)");
+		return -1;
+	}
+	if (first && cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
+		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
 	if (cfg.join && mcast_join(fd, &cfg.group, cfg.source ? &cfg.from : NULL, cfg.mc_ifindex, &call) < 0) {
@@ -333,6 +412,11 @@ static int setup_rx(struct rx *rx, int fd, unsigned id)
 		return 1;
 	}
 	st = v->setup(rx);
+	if (st && rx->error.call) {
+		/* the variant named the call that failed */
+		warnx("-m %s: %s: %s", v->name, rx->error.call, strerror(rx->error.err));
+		return st == VARIANT_UNSUPPORTED ? 4 : 1;
+	}
 	if (st == VARIANT_UNSUPPORTED) {
 		warn("-m %s: this kernel does not offer it", v->name);
 		return 4;
@@ -366,10 +450,10 @@ static int check(void)
 	struct report r;
 	char spec[48], run[16], where[80];
 	const char *mech;
-	int fd = open_socket(&cfg.to), rcvbuf, st;
+	int fd = open_socket(&cfg.to, 1), rcvbuf, st;
 
 	if (fd < 0)
-		return 1;
+		return -fd;
 	st = setup_rx(rx, fd, 0);
 	rcvbuf = granted(fd);
 	mech = rx->mech;
@@ -405,6 +489,7 @@ static int check(void)
 	report_u64(&r, "echo", (uint64_t)cfg.echo);
 	total_mcast(&r, &cfg);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
+	total_settings(&r, &cfg);
 	if (cfg.cpu >= 0)
 		report_u64(&r, "cpu", (uint64_t)cfg.cpu);
 	else
@@ -415,6 +500,34 @@ static int check(void)
 		warn("writing the report");
 		return 1;
 	}
+	return 0;
+}
+
+/* -j: datagrams go to suck's own sockets only. A reuseport program hands each to socket (flow
+ * id mod N) of the group, so a flow stays on one thread and its datagrams are spread evenly
+ * (the kernel's hash of the addresses can put two flows on one socket, and the CPU a datagram
+ * arrives on changes under a sending thread that migrates). The first N of the group are suck's
+ * unless a stranger joined between the first bind and the last, which the socket tables tell
+ * once the program is attached; whoever joins later sits beyond N and receives nothing.
+ * 0, or 1 with the message said. */
+static int own_group(const char *where)
+{
+	int fds[SUCK_MAX_THREADS], n;
+
+	for (unsigned i = 0; i < cfg.threads; i++)
+		fds[i] = rxs[i].fd;
+	if (net_steer(fds[0], WIRE_FLOW_OFF, cfg.threads) < 0) {
+		warn("setsockopt SO_ATTACH_REUSEPORT_CBPF");
+		return 1;
+	}
+	n = net_strangers(fds, cfg.threads);
+	if (n > 0) {
+		warnx("%s: %d other socket%s joined suck's SO_REUSEPORT group while it was set up; suck "
+		      "shares its port with none", where, n, n == 1 ? "" : "s");
+		return 1;
+	}
+	if (n < 0)
+		warnx("warning: %s: /proc/net/udp unreadable: no check that the group is suck's alone", where);
 	return 0;
 }
 
@@ -430,9 +543,9 @@ static int setup(char *where, size_t len, int *rcvbuf)
 	sh.key = cfg.key;
 	sh.start_real_ns = sys_real_ns();
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int fd = open_socket(&a), st;
+		int fd = open_socket(&a, i == 0), st;
 		if (fd < 0)
-			return 1;
+			return -fd;
 		if (i == 0 && net_local(fd, &a) < 0) {
 			warn("getsockname");
 			return 1;
@@ -440,9 +553,11 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		if ((st = setup_rx(&rxs[i], fd, i)))
 			return st;
 	}
-	*rcvbuf = granted(rxs[0].fd);
 	net_local(rxs[0].fd, &bound);
 	net_format(&bound, where, len);
+	if (cfg.threads > 1 && own_group(where))
+		return 1;
+	*rcvbuf = granted(rxs[0].fd);
 	fprintf(stderr, "suck: listening on %s\n", where);
 	return 0;
 }
@@ -522,6 +637,13 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
 			"counted as foreign (forged_fins)%s\n", (unsigned long long)tot.forged_fins,
 			tot.seq.fins ? "" : ": does blast have the same run key (BS_RUN_KEY or --key-file)?");
+	if (cfg.busy_poll && tot.napi_id == 0)
+		warnx("warning: --busy-poll: the socket had no NAPI id (napi_id 0: loopback, or a device "
+		      "without NAPI), so busy polling could not take effect");
+	if (tot.unworked)
+		warnx("warning: %llu datagrams were counted but their work not run: the run stopped (%s) "
+		      "with batches still queued (unworked)", (unsigned long long)tot.unworked,
+		      rx_stop_names[tot.stop]);
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 

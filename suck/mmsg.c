@@ -44,6 +44,7 @@ const struct variant variant_mmsg = {
 	.what = "recvmmsg into a batch of buffers, MSG_WAITFORONE",
 	.batch = 32,
 	.spins = 1,
+	.busy_polls = 1,
 	.echoes = 1,
 	.setup = mmsg_setup,
 	.run = mmsg_run,

@@ -20,12 +20,15 @@ void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck
 		     (double)(c->received - p->last_received) * 1e9 / (double)(now - p->last_ns) : 0;
 
 	if (p->fmt == REPORT_TEXT) {
-		char jit[40] = "";
+		/* The kernel's raw counter, named as the report names it: the report's dropped is
+		 * another number (scaled for gro, capped at lost), known only at the end. */
+		char drops[24] = "-", jit[40] = "";
+		if (c->kernel_drops >= 0)
+			snprintf(drops, sizeof drops, "%lld", (long long)c->kernel_drops);
 		if (c->jitter_us >= 0)
 			snprintf(jit, sizeof jit, "  jitter %.2f us", c->jitter_us);
-		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  dropped %lld  fins %u%s\n", secs,
-			(unsigned long long)c->received, (unsigned long long)c->foreign,
-			(long long)c->kernel_drops, c->fins, jit);
+		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  kernel_drops %s  fins %u%s\n", secs,
+			(unsigned long long)c->received, (unsigned long long)c->foreign, drops, c->fins, jit);
 	} else {
 		struct report r;
 		report_init(&r);

@@ -15,6 +15,10 @@
 #include "sys.h"
 #include "variant.h"
 
+#ifndef SO_INCOMING_NAPI_ID
+#define SO_INCOMING_NAPI_ID 56
+#endif
+
 const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error" };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh)
@@ -87,25 +91,28 @@ static void mark_seen(struct rx *rx)
 		rx->marks_changed++;
 }
 
-void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
-	      const void *src)
+int rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
+	     const void *src, int work)
 {
 	uint64_t before = rx->trk.flow[h->flow].valid;
+	int worker_lat = 0;
 
 	seq_seen(&rx->trk, h->flow, h->seq);
 	/* valid datagrams only: not a duplicate or a late one */
 	if (rx->trk.flow[h->flow].valid == before)
-		return;
-	if (rx->lat)
+		return 0;
+	if (rx->lat && work)
 		rx_latency(rx, h->send_ns, hand_ns);
+	worker_lat = rx->lat && !work; /* pool: its worker records the delay */
 	if (rx->cfg->marks)
 		mark_seen(rx);
 	/* --jitter: the kernel's receive stamp; the hand-off's time (--latency) or now without */
 	if (rx->jit)
 		jitter_add(rx->jit, h->flow, h->send_ns, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
-	/* after the work, which rx_take has done */
+	/* after the work, which rx_take has done (no variant that hands the work on echoes) */
 	if (rx->echo)
 		echo_add(rx->echo, rx->fd, buf, len, src);
+	return worker_lat;
 }
 
 uint64_t rx_stamp(struct msghdr *mh)
@@ -134,16 +141,19 @@ ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *fr
 
 void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns)
 {
-	struct rx_latency *l = rx->lat;
-	uint64_t stamp = rx->stamp_ns;
+	rx_latency_add(rx->lat, rx->sh->start_real_ns, send_ns, rx->stamp_ns, hand_ns);
+}
 
+void rx_latency_add(struct rx_latency *l, uint64_t start_real_ns, uint64_t send_ns, uint64_t stamp,
+		    uint64_t hand_ns)
+{
 	if (send_ns > hand_ns) {
 		l->negative++;
 		return;
 	}
 	/* Sent before this suck started (a second of slack for the clocks' step): no delay of
 	 * this run, whatever the header says; counted, not sampled. */
-	if (send_ns + 1000000000ull < rx->sh->start_real_ns) {
+	if (send_ns + 1000000000ull < start_real_ns) {
 		l->outside++;
 		return;
 	}
@@ -196,16 +206,20 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl)
 	return m;
 }
 
-int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags)
+int rx_msgs_take(struct rx *rx, struct rx_msgs *m, int flags)
 {
-	int n;
-
 	/* msg_controllen is an in/out field: where there are control buffers (--latency, gro),
 	 * reset it before every call. */
 	for (unsigned i = 0; m->ctl && i < m->n; i++)
 		m->msgs[i].msg_hdr.msg_controllen = m->ctl;
 	rx->calls++;
-	n = recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | flags | rx->flags, NULL);
+	return recvmmsg(rx->fd, m->msgs, m->n, MSG_WAITFORONE | flags | rx->flags, NULL);
+}
+
+int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags)
+{
+	int n = rx_msgs_take(rx, m, flags);
+
 	if (n < 0)
 		rx_recv_failed(rx, errno, "recvmmsg");
 	return n;
@@ -236,9 +250,31 @@ void rx_free(struct rx *rx)
 	seq_free(&rx->trk);
 }
 
+void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
+{
+	struct wire_hdr h;
+
+	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
+	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, h.run_id)) &&
+	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
+	     rx_claim(rx, h.flow, src)) &&
+	    seq_discard(&rx->trk, h.flow, h.seq))
+		return;
+	rx_take(rx, buf, len, src);
+}
+
 void rx_first(struct rx *rx)
 {
 	uint64_t seen = 0;
+	int id = 0;
+	socklen_t len = sizeof id;
+
+	/* The device queue the datagram came through (the kernel marks the socket with it as the
+	 * datagram is queued): busy polling needs one, and loopback has none (0). Once a run. */
+	if (getsockopt(rx->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &len) == 0) {
+		rx->napi_read = 1;
+		rx->napi_id = (unsigned)id;
+	}
 
 	rx->first_ns = rx->last_ns = sys_mono_ns();
 	rx->seen_at_clock = rx->received + 1; /* this datagram is about to be counted */
@@ -479,6 +515,11 @@ void rx_recv_failed(struct rx *rx, int err, const char *call)
 		rx_idle(rx);
 		return;
 	}
+	rx_failed(rx, call, err);
+}
+
+void rx_failed(struct rx *rx, const char *call, int err)
+{
 	sys_error_set(&rx->error, call, err);
 	stop_all(rx, RX_STOP_ERROR);
 }

@@ -96,6 +96,11 @@ struct rx {
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint64_t calls;            /* receive system calls made, idle and failed ones too */
 	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */
+	uint64_t wakeups;          /* epoll: epoll_wait calls that returned an event */
+	uint64_t unworked;         /* pool: counted, but the work was left undone at a stop */
+	uint64_t queue_hwm;        /* pool: the most batches waiting for a worker at once */
+	int napi_read;             /* the socket's NAPI id was read, at the first datagram */
+	unsigned napi_id;          /* SO_INCOMING_NAPI_ID: 0 = none (loopback), no busy polling */
 	uint32_t run_id, other_id; /* the run; the first other run id seen */
 	int have_run;
 	size_t cap;                /* receive buffer bytes: -s, but room for a whole fin */
@@ -146,6 +151,9 @@ struct rx_msgs *rx_msgs_new(unsigned n, size_t slot, size_t ctl); /* NULL with e
  * MSG_WAITFORONE (block for the first only), flags and rx->flags; counted in rx->calls, and
  * when it fails, handed to rx_recv_failed (then -1). The datagrams taken, or -1. */
 int rx_msgs_recv(struct rx *rx, struct rx_msgs *m, int flags);
+/* The same call, counted, but a failure left to the caller (-1 with errno): epoll, for which
+ * EAGAIN ends a wakeup, not an idle tick. */
+int rx_msgs_take(struct rx *rx, struct rx_msgs *m, int flags);
 void rx_msgs_free(struct rx_msgs *m);
 void rx_free(struct rx *rx);
 void rx_batch(struct rx *rx);
@@ -153,6 +161,8 @@ void rx_idle(struct rx *rx);
 /* A receive call failed with err: EINTR and EAGAIN are idle moments, anything else ends the
  * run with an error. */
 void rx_recv_failed(struct rx *rx, int err, const char *call);
+/* Any other call failed with err: the run ends with an error that names it. */
+void rx_failed(struct rx *rx, const char *call, int err);
 
 enum { FLOW_UNKNOWN, FLOW_MINE, FLOW_OTHERS };
 
@@ -168,18 +178,24 @@ struct rx_latency {
 /* The stamp and the marking of one received message, into rx->stamp_ns and rx->mark. */
 void rx_ctl(struct rx *rx, struct msghdr *mh);
 /* A valid datagram's measures beyond the count (--latency, --marks, --jitter) and its reply
- * (--echo), after seq_seen: out of
+ * (--echo), after seq_seen; returns what rx_take_as does (1: valid, work 0 and --latency, for
+ * pool's worker to record the delay): out of
  * line, so that the fast path without them is one test of rx->extra. */
-void rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
-	      const void *src);
+int rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
+	     const void *src, int work);
 /* The kernel's receive stamp among a message's control messages, in ns since the epoch; 0
  * when there is none. */
 uint64_t rx_stamp(struct msghdr *mh);
 /* recvmsg for one datagram with its source and control messages, setting rx->stamp_ns (the
- * one-at-a-time variants with --latency); as recvfrom otherwise. */
+ * one-at-a-time variants with --latency, and epoll, which receives with recvmsg as event loops
+ * do); as recvfrom otherwise. Not counted in rx->calls: the caller counts. */
 ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *from);
 /* Records one valid datagram's delays; hand_ns is when it was handed to the work. */
 void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns);
+/* The same into any thread's histograms (pool's workers keep their own): stamp is the
+ * kernel's receive stamp (0: none), start_real_ns rx_shared's. */
+void rx_latency_add(struct rx_latency *l, uint64_t start_real_ns, uint64_t send_ns, uint64_t stamp,
+		    uint64_t hand_ns);
 
 /* One datagram into buf with its source, for the one-at-a-time variants: recvfrom, or with
  * --latency recvmsg with the receive stamp. MSG_TRUNC: the return value is the datagram's
@@ -206,17 +222,20 @@ int rx_claim(struct rx *rx, unsigned flow, const void *src);
 
 /* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf, which
  * holds min(len, rx->cap) of them; src is its source address, RX_NAME_LEN bytes (struct
- * rx_name). */
-static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
+ * rx_name). work: run the work here. Every variant but pool passes 1, a constant, so that
+ * rx_take compiles as it always did; pool's receiver passes 0 and hands the work to a worker
+ * (pool.c). Returns -1 for a fin it consumed (no work for it), 1 for a valid datagram when
+ * work is 0 and --latency is on (the worker records its delay), else 0. */
+static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, const void *src, const int work)
 {
 	struct wire_hdr h;
 
 	/* A fin is read whatever -s is: -s decides what counts as truncated, not what ends a run. */
 	if (len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN && rx_fin(rx, buf, len, src))
-		return;
+		return -1;
 	/* --latency: the moment the datagram is handed to the work (a clock read per datagram,
 	 * which is why it is an option). */
-	uint64_t hand_ns = rx->lat ? sys_real_ns() : 0;
+	uint64_t hand_ns = work && rx->lat ? sys_real_ns() : 0;
 
 	if (!rx->first_ns)
 		rx_first(rx);
@@ -224,35 +243,41 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
 	rx->bytes += len;
 	if (len > rx->cfg->bufsize) {
 		rx->truncated++;
-		work_run(&rx->work, buf, rx->cfg->bufsize);
+		if (work)
+			work_run(&rx->work, buf, rx->cfg->bufsize);
 		/* The header is in the buffer even when -s is smaller (rx->cap holds it): it may
 		 * still tell the run, so that its fins are believed. */
 		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type != WIRE_FIN)
 			rx_lock(rx, h.run_id);
-		return;
+		return 0;
 	}
-	work_run(&rx->work, buf, len);
+	if (work)
+		work_run(&rx->work, buf, len);
 	/* data, or a request (blast --rtt), which is data that asks for a reply */
 	if (wire_get_hdr(buf, len, &h) < 0 || h.type == WIRE_FIN) {
 		rx->foreign++;
-		return;
+		return 0;
 	}
 	if ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id)) {
 		rx->foreign++;
 		rx->other_run++;
-		return;
+		return 0;
 	}
 	if ((rx->mine[h.flow] != FLOW_MINE || !rx_name_eq(&rx->src[h.flow], src)) &&
 	    !rx_claim(rx, h.flow, src)) {
 		rx->foreign++;
 		rx->other_src++;
-		return;
+		return 0;
 	}
-	if (rx->extra) {
-		rx_extra(rx, &h, hand_ns, buf, len, src);
-		return;
-	}
+	if (rx->extra)
+		return rx_extra(rx, &h, hand_ns, buf, len, src, work);
 	seq_seen(&rx->trk, h.flow, h.seq);
+	return 0;
+}
+
+static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
+{
+	(void)rx_take_as(rx, buf, len, src, 1);
 }
 
 /* Stop within a batch already taken from the socket? Only for a time limit, a signal or an
@@ -270,5 +295,23 @@ static inline void rx_datagram(struct rx *rx, const uint8_t *buf, size_t len, co
 	if (++rx->since_check >= rx->check_every)
 		rx_batch(rx);
 }
+
+/* rx_datagram for pool's receiver: everything but the work, which a worker runs; returns what
+ * rx_take_as does. */
+static inline int rx_account(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
+{
+	int r = rx_take_as(rx, buf, len, src, 0);
+
+	if (++rx->since_check >= rx->check_every)
+		rx_batch(rx);
+	return r;
+}
+
+/* A datagram the receiver throws away unworked (pool, a full queue in drop mode): one that would
+ * be valid is marked seen and counted discarded (queue_dropped; seq_discard); a fin, or anything
+ * that would not be valid (foreign, truncated, a dup, late), is taken as rx_take takes it, its
+ * work run here, so that the discarded are exactly this run's loss and received stays what was
+ * worked on. */
+void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
 
 #endif

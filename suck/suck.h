@@ -15,6 +15,10 @@
 #define SUCK_MAX_BATCH   1024   /* -b: datagrams (gro: buffers) per recvmmsg */
 #define SUCK_MAX_BUFSIZE 65535  /* -s: the largest UDP datagram, and its default */
 #define SUCK_MAX_RETAIN  100000 /* --retain */
+#define SUCK_MAX_WORKERS 64     /* --workers, per receiving thread */
+#define SUCK_MAX_QUEUE   1024   /* --queue: batches waiting for a worker */
+#define SUCK_MAX_BUSY_POLL 1000000 /* --busy-poll: µs a receive call may poll the device */
+#define SUCK_MAX_BUSY_BUDGET 65535 /* --busy-poll-budget: SO_BUSY_POLL_BUDGET is 16 bits */
 #define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
 #define SUCK_MAX_RCVBUF  (1 << 30)
 _Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 in a byte");
@@ -39,6 +43,13 @@ struct suck_cfg {
 	struct key key;        /* the run key (BS_RUN_KEY or --key-file): believe only fins it tags */
 	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
 	int spin;              /* --spin: never block in a receive call */
+	int edge;              /* --edge: epoll edge-triggered (EPOLLET), drained to EAGAIN */
+	unsigned workers;      /* --workers: pool's worker threads per receiving thread */
+	unsigned queue;        /* --queue: batches that may wait for a worker */
+	int queue_drop;        /* --queue-full drop: a full queue drops in suck, not the kernel */
+	unsigned busy_poll;    /* --busy-poll: SO_BUSY_POLL µs, 0 = off */
+	int prefer_busy_poll;  /* --prefer-busy-poll: SO_PREFER_BUSY_POLL */
+	unsigned busy_budget;  /* --busy-poll-budget: SO_BUSY_POLL_BUDGET, 0 = the kernel's */
 	int check;             /* --check: set up one socket and the variant, report, exit */
 	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
 	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */

@@ -14,6 +14,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 	t->stop = RX_STOP_FIN;
 	t->work.kind = rx[0].work.kind;
 	t->work.reps = rx[0].work.reps;
+	t->napi_id = -1;
 	/* each thread's loss runs end where its flows do, before the trackers are merged */
 	for (unsigned i = 0; i < n; i++)
 		seq_close(&rx[i].trk);
@@ -30,6 +31,12 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->bufs += r->bufs;
 		t->calls += r->calls;
 		t->idle_calls += r->idle_calls;
+		t->wakeups += r->wakeups;
+		t->unworked += r->unworked;
+		if (r->queue_hwm > t->queue_hwm)
+			t->queue_hwm = r->queue_hwm;
+		if (r->napi_read && (t->napi_id <= 0))
+			t->napi_id = r->napi_id;
 		t->marks_changed += r->marks_changed;
 		if (r->echo) {
 			t->echoed += r->echo->sent;
@@ -67,9 +74,34 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 	 * received: leave its buffers out, or the average, and with it dropped, comes out low. */
 	t->segs_per_buf = t->bufs > t->seq.fins && t->received ?
 			  (double)t->received / (double)(t->bufs - t->seq.fins) : 1;
+	/* What pool threw away itself is counted exactly (queue_dropped <= lost: seq.h); the
+	 * kernel's part is at most the rest. */
+	t->queue_dropped = t->seq.discarded;
 	t->dropped = kernel_drops < 0 ? 0 : (uint64_t)((double)kernel_drops * t->segs_per_buf + 0.5);
-	if (t->dropped > t->seq.lost)
-		t->dropped = t->seq.lost;
+	if (t->dropped > t->seq.lost - t->queue_dropped)
+		t->dropped = t->seq.lost - t->queue_dropped;
+}
+
+void total_settings(struct report *r, const struct suck_cfg *cfg)
+{
+	const struct variant *v = cfg->variant;
+
+	if (v->events)
+		report_u64(r, "edge", (uint64_t)cfg->edge);
+	else
+		report_none(r, "edge");
+	if (v->pools) {
+		report_u64(r, "workers", cfg->workers);
+		report_u64(r, "queue", cfg->queue);
+		report_str(r, "queue_full", cfg->queue_drop ? "drop" : "block");
+	} else {
+		report_none(r, "workers");
+		report_none(r, "queue");
+		report_none(r, "queue_full");
+	}
+	report_u64(r, "busy_poll_us", cfg->busy_poll);
+	report_u64(r, "prefer_busy_poll", (uint64_t)cfg->prefer_busy_poll);
+	report_u64(r, "busy_poll_budget", cfg->busy_budget);
 }
 
 enum { LAT_TOTAL, LAT_STACK, LAT_QUEUE };
@@ -226,7 +258,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "sent_estimated", (uint64_t)t->seq.sent_estimated);
 	report_u64(r, "lost", t->seq.lost);
 	report_u64(r, "dropped", t->dropped);
-	report_u64(r, "elsewhere", t->seq.lost - t->dropped);
+	report_u64(r, "queue_dropped", t->queue_dropped);
+	report_u64(r, "elsewhere", t->seq.lost - t->dropped - t->queue_dropped);
 	report_i64(r, "kernel_drops", t->kernel_drops);
 	report_f(r, "segs_per_buf", t->segs_per_buf, 2);
 	report_u64(r, "flows", t->seq.flows);
@@ -244,6 +277,10 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "allocs", t->allocs);
 	report_u64(r, "calls", t->calls);
 	report_u64(r, "idle_calls", t->idle_calls);
+	if (cfg->variant->events)
+		report_u64(r, "wakeups", t->wakeups);
+	else
+		report_none(r, "wakeups");
 	report_u64(r, "digest", work_digest(&t->work));
 	report_i64(r, "rcvbuf", env->rcvbuf);
 	report_u64(r, "bufsize", cfg->bufsize);
@@ -253,6 +290,18 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_f(r, "time_limit_s", cfg->time_s, 3);
 	report_f(r, "idle_s", cfg->idle_s, 3);
 	report_u64(r, "spin", (uint64_t)cfg->spin);
+	total_settings(r, cfg);
+	if (t->napi_id >= 0)
+		report_u64(r, "napi_id", (uint64_t)t->napi_id);
+	else
+		report_none(r, "napi_id");
+	if (cfg->variant->pools) {
+		report_u64(r, "queue_hwm", t->queue_hwm);
+		report_u64(r, "unworked", t->unworked);
+	} else {
+		report_none(r, "queue_hwm");
+		report_u64(r, "unworked", 0);
+	}
 	report_str(r, "uring_setup", rx0->mech ? rx0->mech : "-");
 	add_latency(r, LAT_TOTAL, t->latency ? &t->lat.total : NULL);
 	add_latency(r, LAT_STACK, t->latency ? &t->lat.stack : NULL);

@@ -14,13 +14,18 @@
 
 struct total {
 	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, truncated, allocs, bufs, calls,
-		 idle_calls;
+		 idle_calls, wakeups, unworked;
+	uint64_t queue_hwm;          /* pool: the most batches waiting in any thread's queue */
+	int64_t napi_id;             /* the first nonzero NAPI id of a thread's socket, else 0; -1
+					when no thread received (none was read) */
 	uint64_t first_ns, last_ns;  /* the receive window: first and last datagram, any thread */
 	enum rx_stop stop;           /* fin, unless some thread stopped for another reason */
 	struct seq_total seq;        /* valid, sent, lost, ... over every flow */
 	int64_t kernel_drops;        /* as read; -1 when unknown */
 	double segs_per_buf;         /* datagrams per receive buffer: above 1 only with gro */
-	uint64_t dropped;            /* kernel_drops scaled by segs_per_buf, capped at lost */
+	uint64_t queue_dropped;      /* pool: new sequences thrown away at a full queue (seq.discarded) */
+	uint64_t dropped;            /* kernel_drops scaled by segs_per_buf, capped at what of lost
+					queue_dropped leaves */
 	struct work work;            /* merged, for the digest */
 	uint64_t marks_changed;      /* --marks: valid datagrams marked unlike the first */
 	uint64_t echoed, echo_errors; /* --echo: replies sent; refused by the kernel */
@@ -42,6 +47,9 @@ struct total_env {
 	struct sys_cpu c0, c1;       /* before and after the threads */
 	const struct kernel_work *kernel; /* --rx-dev: the kernel's receive work; NULL otherwise */
 };
+/* The settings of pool, epoll and --busy-poll, under their report names (the report and --check
+ * print them alike): "-" where they do not apply. */
+void total_settings(struct report *r, const struct suck_cfg *cfg);
 /* The run's figures as report keys: suck's report, the largest either tool prints (a unit test
  * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,

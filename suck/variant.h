@@ -15,6 +15,9 @@ struct variant {
 			     datagram, and -b does not apply */
 	int retains;      /* --retain applies */
 	int spins;        /* --spin applies: its receive calls can poll with MSG_DONTWAIT */
+	int events;       /* an event loop: --edge applies, wakeups are counted */
+	int pools;        /* hands the work to worker threads: --workers, --queue, --queue-full */
+	int busy_polls;   /* blocks in a receive call or epoll_wait: --busy-poll applies */
 	int echoes;       /* --echo applies: it flushes rx->echo after each batch (or takes one
 			     datagram a call) before its buffers are reused */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno */
@@ -24,7 +27,8 @@ struct variant {
 
 #define VARIANT_UNSUPPORTED 4 /* the kernel refuses the mechanism: suck exits 4 */
 
-extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring;
+extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring,
+	variant_epoll, variant_pool;
 /* Every variant in the order of suck -h, NULL-terminated; the first is not the default. */
 extern const struct variant *const variants[];
 extern const struct variant *const variant_default;

@@ -101,3 +101,64 @@ has_cols() {
 variants() {
 	"$BIN/suck" -m list | cut -f 1
 }
+
+# early_wrappers DIR: DIR/suck and DIR/blast run BIN's, DIR/bare is BIN's (for a script's
+# BIN=DIR). With EARLY_AT="TOOL PHASE" (PHASE: list, suck -m list; check, --check; run) the first
+# such call makes the directory EARLY_MARK and waits half a second before it runs: a moment,
+# before a script's first run, that a test can interrupt it at.
+early_wrappers() {
+	ew_bin=$(cd "$BIN" && pwd)
+	mkdir -p "$1"
+	for ew in suck blast; do
+		cat >"$1/$ew" <<EOF
+#!/bin/sh
+case " \$* " in *" -m list "*) at=list ;; *" --check "*) at=check ;; *) at=run ;; esac
+if [ "\${EARLY_AT:-}" = "$ew \$at" ] && mkdir "\$EARLY_MARK" 2>/dev/null; then sleep 0.5; fi
+exec "$ew_bin/$ew" "\$@"
+EOF
+		chmod +x "$1/$ew"
+	done
+	ln -sf "$ew_bin/bare" "$1/bare"
+}
+# traps_set PID: the shell PID has trapped SIGTERM (bit 15 of SigCgt in /proc/PID/status), as
+# the scripts do with SIGINT. dash catches SIGINT whether trapped or not: its bit tells nothing.
+traps_set() {
+	awk '/^SigCgt:/ { v = index("0123456789abcdef", tolower(substr($2, length($2) - 3, 1))) - 1; f = int(v / 4) % 2 }
+		END { exit !f }' "/proc/$1/status" 2>/dev/null
+}
+# early_int NAME AT OUT SCRIPT ARGS...: scripts/SCRIPT ARGS, its tools the wrappers of
+# early_wrappers in $TMP/early.bin, with the SIGINT a terminal's ^C gives (env --default-signal),
+# interrupted at AT: "start", as soon as it has set a trap, or "TOOL PHASE" of the
+# wrappers. It must exit 130 within 10 s saying "interrupted by SIGINT; nothing written", and
+# leave neither OUT nor a staging directory in OUT's directory.
+early_int() {
+	ei_n=$1 ei_at=$2 ei_out=$3
+	shift 3
+	[ -d "$TMP/early.bin" ] || early_wrappers "$TMP/early.bin"
+	rm -rf "$TMP/$ei_n.mark"
+	EARLY_AT=$ei_at EARLY_MARK=$TMP/$ei_n.mark BIN=$TMP/early.bin env --default-signal=INT \
+		sh "scripts/$@" >"$TMP/$ei_n.out" 2>"$TMP/$ei_n.err" &
+	ei_pid=$!
+	PIDS="$PIDS $ei_pid"
+	ei_i=0
+	if [ "$ei_at" = start ]; then
+		while ! traps_set "$ei_pid" && kill -0 "$ei_pid" 2>/dev/null && [ $ei_i -lt 5000 ]; do ei_i=$((ei_i + 1)); done
+	else
+		while [ ! -d "$TMP/$ei_n.mark" ] && kill -0 "$ei_pid" 2>/dev/null && [ $ei_i -lt 1000 ]; do
+			ei_i=$((ei_i + 1))
+			sleep 0.01
+		done
+	fi
+	kill -INT "$ei_pid" 2>/dev/null
+	ei_st=hung
+	if wait_pid "$ei_pid" 10; then
+		wait "$ei_pid"
+		ei_st=$?
+	fi
+	ei_d="$1 interrupted at $ei_at"
+	check "$ei_d: exit 130 (got $ei_st)" test "$ei_st" = 130
+	check "$ei_d: says so ($(tr '\n' ' ' <"$TMP/$ei_n.err"))" grep -qF "$1: interrupted by SIGINT; nothing written" "$TMP/$ei_n.err"
+	check "$ei_d: no shell error" sh -c "! grep -Eq 'not found|rror' '$TMP/$ei_n.err'"
+	check "$ei_d: nothing written" test ! -e "$ei_out"
+	check "$ei_d: no staging directory" test -z "$(find "$(dirname "$ei_out")" -maxdepth 1 -name '.*.tmp' | head -n 1)"
+}

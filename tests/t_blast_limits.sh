@@ -37,4 +37,18 @@ else
 	skip "no IPv6 here"
 fi
 
+# Nothing listening (issue 21, item 15): said once per run, whatever -j, as the docs say; the
+# errors are still counted. The port is one suck held a moment ago, so it is closed now.
+start_suck closed -t 30 || fail "closed: suck did not start"
+kill "$SUCK_PID"; wait_pid "$SUCK_PID" 10
+for j in 1 4; do
+	n=closed-j$j
+	"$BIN/blast" -p "$PORT" -j $j -t 0.2 -o tsv >"$TMP/$n.out" 2>"$TMP/$n.err" </dev/null
+	st=$?
+	check "$n: exit 0 ($st)" test $st = 0
+	c=$(grep -c 'nothing is listening' "$TMP/$n.err")
+	check "$n: 'nothing is listening' once ($c)" test "$c" = 1
+	check "$n: the refusals counted ($(field "$TMP/$n.out" errors))" test "$(field "$TMP/$n.out" errors)" -gt 0
+done
+
 done_tests

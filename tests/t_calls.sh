@@ -31,4 +31,24 @@ if [ "$(field "$S" kernel_drops)" = 0 ]; then
 	check "$n: fewer calls ($(field "$S" calls)) than datagrams" test "$(field "$S" calls)" -lt "$(field "$S" received)"
 fi
 
+# copy, a failed allocation (issue 21, item 5): the datagram the call took is counted and worked
+# on, then the run ends on the error, so the identity holds on that path too. Under ulimit -v,
+# --retain keeps every copy alive until malloc fails, some 20000 datagrams in.
+n=calls-copy-nomem
+if (ulimit -v 40000 && "$BIN/suck" -V) >/dev/null 2>&1; then
+	start_listener "$n" sh -c 'ulimit -v 40000 && exec "$0" -p 0 -m copy --retain 100000 -s 2000 -R 8M -o tsv -t 30' \
+		"$BIN/suck" || fail "$n: suck did not start"
+	"$BIN/blast" -p "$PORT" -s 1400 -n 50000 -r 50k -o tsv >/dev/null 2>&1
+	check "$n: suck ends" wait_pid "$LISTENER_PID" 20
+	S=$TMP/$n.out
+	check "$n: malloc failed: $(grep -v listening "$TMP/$n.err" | head -n 2)" grep -q 'suck: malloc: Cannot allocate memory' "$TMP/$n.err"
+	check "$n: stop error" test "$(field "$S" stop)" = error
+	c=$(field "$S" calls) sum=$(($(field "$S" received) + $(field "$S" fins) + $(field "$S" idle_calls)))
+	check "$n: calls $c == received + fins + idle_calls $sum" test "$c" = "$sum"
+	check "$n: the datagram without a copy is received: allocs $(field "$S" allocs) + 1 == received" \
+		test $(($(field "$S" allocs) + 1)) = "$(field "$S" received)"
+else
+	skip "$n: suck does not start under ulimit -v (a sanitizer build)"
+fi
+
 done_tests

@@ -69,6 +69,24 @@ for v in $(variants); do
 done
 is "$TMP/s-buffer" batch 1
 is "$TMP/s-mmsg" batch 32
+is "$TMP/s-epoll" batch 1
+is "$TMP/s-epoll" edge 0
+is "$TMP/s-pool" batch 32
+is "$TMP/s-pool" workers 1
+is "$TMP/s-pool" queue 8
+is "$TMP/s-pool" queue_full block
+is "$TMP/s-buffer" workers -
+is "$TMP/s-buffer" edge -
+is "$TMP/s-buffer" busy_poll_us 0
+"$BIN/suck" --check -o tsv -m pool --workers 3 --queue 5 --queue-full drop -b 16 --busy-poll 20 >"$TMP/s3" 2>/dev/null
+is "$TMP/s3" workers 3
+is "$TMP/s3" queue 5
+is "$TMP/s3" queue_full drop
+is "$TMP/s3" batch 16
+is "$TMP/s3" busy_poll_us 20
+"$BIN/suck" --check -o tsv -m epoll --edge -b 8 >"$TMP/s4" 2>/dev/null
+is "$TMP/s4" edge 1
+is "$TMP/s4" batch 8
 [ -s "$TMP/s-gro" ] && is "$TMP/s-gro" batch 8
 "$BIN/suck" --check -o tsv -p 0 -m copy --retain 5 -s 2k -j 3 -w checksum:2 -t 5 --idle 1 --run-id 16 >"$TMP/s2" 2>/dev/null
 is "$TMP/s2" port 0
@@ -111,6 +129,11 @@ bad blast -j 2 -n 1 -p 9
 bad suck -m buffer -b 8
 bad suck -m mmsg --retain 3
 bad suck -m uring --spin
+bad suck -m uring --busy-poll 50
+bad suck -m buffer --edge
+bad suck -m mmsg --workers 2
+bad suck -m pool --queue-full later
+bad suck -m mmsg --prefer-busy-poll
 bad suck -w histo
 # The address was resolved only after the options, at setup.
 bad suck -a 300.1.1.1

@@ -3,7 +3,7 @@
 # two committed result sets of tests/data, "~" for a figure within the noise and the change for
 # one beyond it, with p and interval; the medians and their intervals in summary.tsv (odd and even
 # counts, min, max) that suite and plot share; and the same test deciding table.md's commentary
-# and reproduce.md's sentences.
+# and reproduce.md's sentences; a cell that is not a number ("-", nan, inf) is no sample.
 . tests/lib.sh
 
 mkdir -p "$TMP/a" "$TMP/b"
@@ -68,11 +68,75 @@ check "one directory: exit 2" test $? -eq 2
 sh scripts/compare "$TMP/a" "$TMP/none" >/dev/null 2>"$TMP/none.err"
 check "missing directory: exit 1" test $? -eq 1
 check "missing directory: says which" grep -q "$TMP/none/runs.tsv" "$TMP/none.err"
+# Files that are not a result's runs.tsv: refused, exit 2, as bad usage (issue 21).
+mkdir -p "$TMP/nv" "$TMP/empty" "$TMP/head"
+printf 'run\tsuck_received\n1\t100\n2\t200\n' >"$TMP/nv/runs.tsv"
+: >"$TMP/empty/runs.tsv"
+printf 'variant\trun\tsuck_received\n' >"$TMP/head/runs.tsv"
+for nrc in nv:"has no variant column" empty:"is empty" head:"holds no run"; do
+	sh scripts/compare "$TMP/a" "$TMP/${nrc%%:*}" >"$TMP/nr.out" 2>"$TMP/nr.err"
+	check "runs.tsv that ${nrc#*:}: exit 2" test $? -eq 2
+	check "runs.tsv that ${nrc#*:}: says so" grep -qF "compare: $TMP/${nrc%%:*}/runs.tsv ${nrc#*:}: not the runs.tsv of a result" "$TMP/nr.err"
+	check "runs.tsv that ${nrc#*:}: no table" test ! -s "$TMP/nr.out"
+	sh scripts/compare "$TMP/${nrc%%:*}" "$TMP/a" >/dev/null 2>&1
+	check "runs.tsv that ${nrc#*:}, as A: exit 2" test $? -eq 2
+done
 for bad in 0 1 1.5 -0.1 x ''; do
 	sh scripts/compare --alpha "$bad" "$TMP/a" "$TMP/b" >/dev/null 2>"$TMP/alpha.err"
 	check "--alpha '$bad': exit 2" test $? -eq 2
 done
 check "--alpha: the message names it" grep -q "^compare: -a '': accepted: a significance level between 0 and 1" "$TMP/alpha.err"
+
+# A cell that is not a number is no sample (issue 21): A measured the latency (suite --latency),
+# B did not and says "-" (or nan, inf, -inf). 4 runs against 4, all of A above 0: read as 0s,
+# B would be "-100.0%" at p = 0.0286. It is "not comparable", and a note names the figure.
+mkdir -p "$TMP/la" "$TMP/lb"
+echo 'git_describe: v1' >"$TMP/la/env.txt"
+echo 'git_describe: v2' >"$TMP/lb/env.txt"
+{
+	printf 'variant\trun\tsuck_received\tsuck_lat_p50_us\n'
+	for i in 1 2 3 4; do printf 'copy\t%s\t10%s\t1%s.5\n' "$i" "$i" "$i"; done
+} >"$TMP/la/runs.tsv"
+for cell in - nan inf -inf NaN; do
+	{
+		printf 'variant\trun\tsuck_received\tsuck_lat_p50_us\n'
+		for i in 1 2 3 4; do printf 'copy\t%s\t20%s\t%s\n' "$i" "$i" "$cell"; done
+	} >"$TMP/lb/runs.tsv"
+	sh scripts/compare -o tsv -f "suck_received suck_lat_p50_us" "$TMP/la" "$TMP/lb" >"$TMP/l.tsv" 2>"$TMP/l.err"
+	check "B's cells '$cell': exit 0" test $? -eq 0
+	check "B's cells '$cell': not comparable, no median, no test" test "$(row "$TMP/l.tsv" copy suck_lat_p50_us)" = \
+		"$(tab copy suck_lat_p50_us 4 13 0 - - 11.5,12.5,13.5,14.5 - 'not comparable' - - - - - -)"
+	check "B's cells '$cell': named on stderr" grep -qxF "compare: not comparable: suck_lat_p50_us of copy: no number in B's 4 run(s) (their cells: $cell)" "$TMP/l.err"
+	check "B's cells '$cell': the other figure compared" test "$(row "$TMP/l.tsv" copy suck_received | cut -f 3-7,10,11)" = \
+		"$(tab 4 102.5 4 202.5 1.976 +97.6% 0.0286)"
+	sh scripts/compare -f suck_lat_p50_us "$TMP/la" "$TMP/lb" >"$TMP/l.md"
+	check "B's cells '$cell', md: not comparable, no -100%" sh -c "grep -q '^| copy *| suck_lat_p50_us *| *13 | *- | *- | not comparable |' '$TMP/l.md' && ! grep -q -- '-100' '$TMP/l.md'"
+	check "B's cells '$cell', md: the note" grep -qxF "Note: not comparable: suck_lat_p50_us of copy: no number in B's 4 run(s) (their cells: $cell)." "$TMP/l.md"
+	sh scripts/compare -o tsv -f all "$TMP/la" "$TMP/lb" >"$TMP/lall.tsv" 2>/dev/null
+	check "B's cells '$cell', -f all: the figure is listed, not comparable" test "$(row "$TMP/lall.tsv" copy suck_lat_p50_us | cut -f 10)" = 'not comparable'
+done
+# Some cells missing: the numbers are the sample, and compare says how many runs it used.
+{
+	printf 'variant\trun\tsuck_received\tsuck_lat_p50_us\n'
+	printf 'copy\t1\t201\t21.5\ncopy\t2\t202\tnan\ncopy\t3\t203\t23.5\ncopy\t4\t204\t\n'
+} >"$TMP/lb/runs.tsv"
+sh scripts/compare -o tsv -f suck_lat_p50_us "$TMP/la" "$TMP/lb" >"$TMP/l.tsv" 2>"$TMP/l.err"
+check "some cells missing: B's 2 numbers are its sample" test "$(row9 "$TMP/l.tsv" copy suck_lat_p50_us)" = \
+	"$(tab copy suck_lat_p50_us 4 13 2 22.5 1.731 11.5,12.5,13.5,14.5 21.5,23.5)"
+check "some cells missing: says how many runs it used" grep -qxF "compare: suck_lat_p50_us of copy: B used 2 of its 4 runs (the others' cells: nan, empty)" "$TMP/l.err"
+sh scripts/compare -f suck_lat_p50_us "$TMP/la" "$TMP/lb" >"$TMP/l.md"
+check "some cells missing, md: the note" grep -qxF "Note: suck_lat_p50_us of copy: B used 2 of its 4 runs (the others' cells: nan, empty)." "$TMP/l.md"
+# A result without the column (an older build): not comparable, and why.
+printf 'variant\trun\tsuck_received\ncopy\t1\t201\ncopy\t2\t202\n' >"$TMP/lb/runs.tsv"
+sh scripts/compare -o tsv -f suck_lat_p50_us "$TMP/la" "$TMP/lb" >"$TMP/l.tsv" 2>"$TMP/l.err"
+check "no such column in B: not comparable" test "$(row "$TMP/l.tsv" copy suck_lat_p50_us | cut -f 5,6,10)" = "$(tab 0 - 'not comparable')"
+check "no such column in B: says so" grep -qxF "compare: not comparable: suck_lat_p50_us of copy: B has no column suck_lat_p50_us" "$TMP/l.err"
+# Neither side has a number: named with -f, listed as not comparable; by default left out.
+printf 'variant\trun\tsuck_received\tsuck_lat_p50_us\ncopy\t1\t201\t-\ncopy\t2\t202\t-\n' >"$TMP/lb/runs.tsv"
+sh scripts/compare -o tsv -f suck_lat_p50_us "$TMP/lb" "$TMP/lb" >"$TMP/l.tsv" 2>/dev/null
+check "no number on either side, -f: not comparable" test "$(row "$TMP/l.tsv" copy suck_lat_p50_us | cut -f 10)" = 'not comparable'
+sh scripts/compare -o tsv -f all "$TMP/lb" "$TMP/lb" >"$TMP/l.tsv" 2>/dev/null
+check "no number on either side, -f all: left out" test -z "$(row "$TMP/l.tsv" copy suck_lat_p50_us)"
 
 # The committed result sets (tests/data/README.md): 5 runs against 5 of copy and buffer.
 DA=tests/data/compare-before

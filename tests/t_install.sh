@@ -48,6 +48,33 @@ fi
 check "the default PREFIX is /usr/local" test -x "$TMP/def/usr/local/bin/suck" -a \
 	-f "$TMP/def/usr/local/share/man/man1/suck.1"
 
+# An empty PREFIX is refused (issue 21, item 16): it would install into /bin and /share. The
+# DESTDIR shows nothing was written.
+for goal in install uninstall; do
+	mkdir -p "$TMP/empty-$goal"
+	mk $goal PREFIX= DESTDIR="$TMP/empty-$goal" >"$TMP/empty.out" 2>&1
+	st=$?
+	check "make $goal PREFIX=: exit $st, not 0" test $st != 0
+	check "make $goal PREFIX=: says why: $(tail -n 1 "$TMP/empty.out")" grep -q 'PREFIX is empty' "$TMP/empty.out"
+	check "make $goal PREFIX=: nothing installed" test -z "$(find "$TMP/empty-$goal" ! -type d)"
+done
+# A space and a single quote in PREFIX and DESTDIR are characters like any other.
+q="$TMP/dest d'q"
+pfx="/opt/a b'c"
+if mk install DESTDIR="$q" PREFIX="$pfx" >"$TMP/quote.out" 2>&1; then ok; else
+	fail "make install PREFIX=\"$pfx\": $(tail -n 3 "$TMP/quote.out")"
+fi
+printf '%s\n' "./opt/a b'c/bin/blast" "./opt/a b'c/bin/suck" "./opt/a b'c/share/man/man1/blast.1" \
+	"./opt/a b'c/share/man/man1/suck.1" >"$TMP/want"
+(cd "$q" 2>/dev/null && find . ! -type d | LC_ALL=C sort) >"$TMP/got"
+check "make install with a quote in PREFIX puts exactly the files: $(diff "$TMP/want" "$TMP/got" | grep '^[<>]' | tr '\n' ' ')" \
+	cmp -s "$TMP/want" "$TMP/got"
+check "nothing beside DESTDIR (a cut-off path)" test -z "$(find "$TMP" -maxdepth 1 -name 'dest*' ! -name "dest d'q")"
+if mk uninstall DESTDIR="$q" PREFIX="$pfx" >"$TMP/quote.out" 2>&1; then ok; else
+	fail "make uninstall PREFIX=\"$pfx\": $(tail -n 3 "$TMP/quote.out")"
+fi
+check "make uninstall with a quote in PREFIX removes them" test -z "$(find "$q" ! -type d 2>/dev/null)" -a -d "$q/opt/a b'c/bin"
+
 # --- option lists: -h, man page, the manual (docs/manual.md) ----------------------------------
 # Each source becomes one option per line, named by its long form (--rate), or by its short form
 # (-x) when -h gives it no long form. A short form in a document is mapped through -h's pairs,

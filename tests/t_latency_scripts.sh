@@ -16,7 +16,7 @@ check "index.html" test -s "$D/index.html"
 if command -v gnuplot >/dev/null 2>&1; then
 	for p in latency timeline datagrams; do
 		check "suite: $p.svg" test -s "$D/$p.svg"
-		check "index.html names $p.svg" grep -q "<img src=\"$p.svg\"" "$D/index.html"
+		check "index.html names $p.svg" grep -q "<img src=\"./$p.svg\"" "$D/index.html"
 	done
 else
 	skip "no gnuplot: plots not checked"

@@ -100,7 +100,7 @@ for r in "sendto     blast -b 1" "           bare send -b 1" "sendmmsg   blast -
 done
 check "perf: blast/bare ratio rows" test "$(grep -c 'ratio blast/bare' "$T")" -eq 3
 # Every receive pair has its own bare twin and ratio row.
-check "perf: a bare twin per receive pair" test "$(grep -cE '^ +bare recv' "$T")" -eq 5
+check "perf: a bare twin per receive pair" test "$(grep -cE '^ +bare recv' "$T")" -eq 7
 for r in "ratio copy/bare" "ratio gro/bare" "ratio uring/bare" "suck -m gro" "suck -m uring" \
 	"GSO        blast -g 45" "bare send -g 45" "blast (default) into suck -m gro (sent)" \
 	"suck -m gro (received)" "ratio blast/best of iperf3, sockperf" "at the same time on one CPU"; do
@@ -113,10 +113,11 @@ for t in iperf3 sockperf; do
 		check "perf: $t said missing" has "missing:.*$t"
 	fi
 done
-# Three targets at 1450 bytes; suck uring against bare io_uring (issue 16) and suck --latency
-# against the same variant without it (issue 12), each at 1450 and 64 bytes; blast and suck -m gro
-# against iperf3 (issue 23) at 1450 and 64 bytes: 64 is not measured here, so those say n/a.
-check "perf: eleven targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 11
+# Three targets at 1450 bytes; suck uring against bare io_uring (issue 16), suck epoll and pool
+# against their bare twins (issue 24) and suck --latency against the same variant without it
+# (issue 12), each at 1450 and 64 bytes; blast and suck -m gro against iperf3 (issue 23) at 1450
+# and 64 bytes: 64 is not measured here, so those say n/a.
+check "perf: fifteen targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 15
 check "perf: the peer's targets name it" grep -q '^targets against .*iperf3' "$T"
 for t in "blast default sent pps >= 1.25 x iperf3 client, 64 B" "suck -m gro received pps >= 1.05 x iperf3 server, 64 B"; do
 	check "perf: peer target '$t' not measured at -s 1450" grep -qF "n/a       $t" "$T"
@@ -137,6 +138,21 @@ check "perf: the io_uring finding is said to be no target" grep -q '^finding, no
 check "perf: no target compares io_uring with recvmmsg" sh -c "! grep -E '^  (met|NOT MET|n/a) .*recvmmsg' '$T' | grep -q io_uring"
 figs() { cut -f 2 "$TMP/perf/latest.tsv" | grep -cxE "$1"; }
 check "perf: the figures of suck --latency and without, cpu and lost" test "$(figs 'recv\.latency\.(on|off)')" -eq 4
+# suck -m epoll and -m pool beside their bare twins (issue 24), each a target; and suck -m pool
+# beside suck -m mmsg, the hand-off's cost, a finding and no target.
+for t in "suck epoll <= 1.05 x bare epoll (CPU per datagram), 1450 B" \
+	"suck pool <= 1.05 x bare pool (CPU per datagram), 1450 B"; do
+	check "perf: target '$t' measured" measured "$t"
+done
+for r in "epoll      suck -m epoll" "             bare recv --epoll" "             ratio epoll/bare" \
+	"pool       suck -m pool" "             bare recv --pool 1 -b 32" "             ratio pool/bare" \
+	"pool       suck -m pool --workers 1" "recvmmsg   suck -m mmsg -b 32" "           ratio pool/mmsg"; do
+	check "perf: row '$r' with a figure" num "$r"
+done
+check "perf: the hand-off finding is said to be no target" \
+	grep -q "^finding, not a target: what the pool's hand-off" "$T"
+check "perf: the figures of epoll, pool and the hand-off pair, cpu and lost" \
+	test "$(figs 'recv\.(epoll|pool)\.(suck|bare)|handoff\.(pool|mmsg)')" -eq 12
 if "$BIN/suck" -m uring -p 0 -t 1ms --idle 0 >/dev/null 2>&1; then
 	check "perf: target of suck uring at 1450 B measured" measured "suck uring <= 1.05 x bare io_uring (CPU per datagram), 1450 B"
 	for r in "io_uring   suck -m uring" "             bare recv --uring" "             ratio uring/bare" \

@@ -8,8 +8,9 @@ rand_delay() { # a pseudo-random delay in 0..0.6 s, seeded by the round
 	awk -v s="$1" 'BEGIN { srand(s * 7919); printf "%.3f", rand() * 0.6 }'
 }
 
+# Every variant suck offers (from suck -m list), then three of them again.
 round=0
-for v in buffer mmsg copy gro uring mmsg buffer gro; do
+for v in $(variants) mmsg buffer gro; do
 	round=$((round + 1))
 	for threads in 1 3; do
 		n=r$round-$v-j$threads

@@ -35,7 +35,7 @@ check "$n: blast's rss_kib $(field "$TMP/$n.blast" rss_kib) < 200000" test "$(fi
 
 # 8. Slow work: 400 bytes x 1000000 passes a datagram takes a good fraction of a second. Before,
 # suck checked -t and signals every 64 datagrams (or every batch of 64): tens of seconds late.
-for v in buffer mmsg; do
+for v in buffer mmsg epoll pool; do
 	b=""; [ $v = mmsg ] && b="-b 64"
 	n=slow-time-$v
 	# shellcheck disable=SC2086

@@ -2,7 +2,7 @@
 # and discarded, the tools pinned apart, a variant the kernel lacks (suck exit 4) skipped, a failed
 # run reported and kept out of the tables, bad tool options stopping the suite.
 # The wrappers stand in for SUCK_CMD/BLAST_CMD (the two-host prefixes) to record each tool's pid
-# and to inject failures; t_suite_signal.sh checks interrupts.
+# and to inject failures, and to see the run keys pass through; t_suite_signal.sh checks interrupts.
 . tests/lib.sh
 
 no_tmp() { # DIR: nothing half-written left in DIR
@@ -64,6 +64,12 @@ check "raw/: the warm-up's reports are kept" test -s "$D/raw/copy-warmup1.suck.t
 check "run ids: suck and blast of each run share one, every run its own" run_ids "$D/env.txt" 4
 check "run ids: in the reports, blast's is suck's" every_row "$D/runs.tsv" '$c["blast_run_id"] == $c["suck_run_id"] && $c["suck_run_id"] != "00000000"'
 
+# One random run key per run, never on a command line (issue 21): both tools are told to read it
+# on their standard input, and both reports say a key was in force.
+check "run keys: every run's suck and blast keyed" every_row "$D/runs.tsv" '$c["suck_keyed"] == 1 && $c["blast_keyed"] == 1'
+check "run keys: every suck and blast reads its key on stdin" test "$(grep -c -E '^cmd: .*/(suck|blast) .*--key-file - ' "$D/env.txt")" -eq 8
+check "run keys: no key-like word on a command line" sh -c "! grep -Eq '[0-9a-fA-F]{32}' '$D/env.txt'"
+
 check "progress: run i of n with elapsed and time left" grep -q '^suite: \[3/4\] copy run 1 of 1, .* elapsed, about .* left$' "$TMP/quick.err"
 # In rounds: both warm-ups, then run 1 of each variant.
 check "progress: in rounds, every variant once per round" \
@@ -121,6 +127,56 @@ for p in $(cat "$TMP/suck.pids" "$TMP/blast.pids" 2>/dev/null); do kill -0 "$p" 
 check "failed run: no suck or blast left running" test -z "$alive"
 check "failed run: three sucks were started" test "$(grep -c '^cmd: .*/suck ' "$TMP/fail/env.txt")" -eq 3
 check "two prefixes: env.txt has both hosts" grep -q '^blast_host.kernel: ' "$TMP/fail/env.txt"
+
+# The run key through a prefix (issue 21), as over ssh: a wrapper in the place of SUCK_CMD and
+# BLAST_CMD keeps each key the tools are given on stdin (outside the result: the test's own
+# record) and hands it on. Every pair has its own key, the same for its suck and its blast, and
+# the reports say keyed=1; no key is in any file of the result, nor, while the suite runs, in
+# any process's arguments (ps) or environment.
+cat >"$TMP/keywrap" <<EOF
+#!/bin/sh
+case " \$* " in
+*" --key-file - "*)
+	k=\$(cat)
+	case " \$* " in *" --check "*) w=check ;; *) w=run ;; esac
+	echo "\${1##*/} \$w \$k" >>"$TMP/keys"
+	exec "\$@" <<K
+\$k
+K
+	;;
+esac
+exec "\$@"
+EOF
+rm -f "$TMP/keys" "$TMP/monitor.stop"
+(
+	while [ ! -e "$TMP/monitor.stop" ]; do
+		ps -ww -eo args
+		cat /proc/[0-9]*/environ 2>/dev/null | tr '\0' '\n'
+		sleep 0.05
+	done
+) >"$TMP/ps.log" 2>/dev/null &
+MON=$!
+PIDS="$PIDS $MON"
+K=$TMP/keyed
+SUCK_CMD="sh $TMP/keywrap" BLAST_CMD="sh $TMP/keywrap" GNUPLOT=/nonexistent/gnuplot \
+	sh scripts/suite -t 1 -r 1 -W 1 -m "buffer mmsg" -o "$K" >"$TMP/keyed.out" 2>"$TMP/keyed.err"
+check "keyed through a prefix: suite exits 0" test $? -eq 0
+: >"$TMP/monitor.stop"
+wait "$MON"
+check "keyed: the monitor saw suck and blast run, reading a key on stdin" sh -c \
+	"grep -q -- '/suck .*--key-file - ' '$TMP/ps.log' && grep -q -- '/blast .*--key-file - ' '$TMP/ps.log'"
+check "keyed: every key 32 hex digits" test -z "$(awk 'length($3) != 32 || $3 ~ /[^0-9a-f]/ || NF != 3' "$TMP/keys")"
+# 2 variants x (1 warm-up + 1 run): 4 pairs, each key given to one suck and one blast
+check "keyed: a key per pair, the same for its suck and blast" test "$(awk '$2 == "run" { n[$3]++; t[$3] = t[$3] $1 " " }
+	END { for (k in n) { c++; if (n[k] != 2 || (t[k] != "suck blast " && t[k] != "blast suck ")) bad = 1 } print (bad ? "bad" : c) }' "$TMP/keys")" = 4
+check "keyed: every report of every run says keyed=1" test "$(for f in "$K"/raw/*.suck.tsv "$K"/raw/*.blast.tsv; do field "$f" keyed; done | tr '\n' ' ')" = "1 1 1 1 1 1 1 1 "
+check "keyed: every suck stopped on its blast's fin, none forged" every_row "$K/runs.tsv" '$c["suck_stop"] == "fin" && $c["suck_forged_fins"] == 0'
+leaked=
+while read -r kt kw kk; do
+	grep -rqF "$kk" "$K" && leaked="$leaked result:$kt/$kw"
+	grep -qF "$kk" "$TMP/ps.log" && leaked="$leaked ps:$kt/$kw"
+done <"$TMP/keys"
+check "keyed: no key in a file of the result, in ps or an environment ($leaked)" test -z "$leaked"
 
 # Options a tool refuses are bad usage before the first run, with the tool's message; bad suite
 # options exit 2 (t_scripts_usage checks every option of every script).

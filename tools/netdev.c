@@ -38,13 +38,17 @@ static int ethtool(int fd, const char *dev, void *cmd)
 /* The feature names, in the kernel's order: n of them, ETH_GSTRING_LEN bytes each. */
 static char *feature_names(int fd, const char *dev, unsigned *n)
 {
-	struct { struct ethtool_sset_info hdr; __u32 len; } sset = {
-		.hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ull << ETH_SS_FEATURES } };
+	/* ethtool_sset_info ends in a flexible array: one __u32 after it, in a buffer of its own
+	 * (a struct around it is a GNU extension that clang refuses under -Werror). */
+	union { struct ethtool_sset_info hdr; __u32 w[sizeof(struct ethtool_sset_info) / 4 + 1]; } sset;
 	struct ethtool_gstrings *gs;
 
+	memset(&sset, 0, sizeof sset);
+	sset.hdr.cmd = ETHTOOL_GSSET_INFO;
+	sset.hdr.sset_mask = 1ull << ETH_SS_FEATURES;
 	if (ethtool(fd, dev, &sset) < 0 || !sset.hdr.sset_mask)
 		return NULL;
-	*n = sset.len;
+	*n = sset.hdr.data[0];
 	gs = calloc(1, sizeof *gs + (size_t)*n * ETH_GSTRING_LEN);
 	if (!gs)
 		return NULL;

@@ -92,12 +92,28 @@ opt_value() {
 	OPTN=$((OPTN + 1))
 }
 
+# opt_need WHAT: OPTARG is not empty. An option given an empty value is bad usage, never its
+# default: "sweep rate --rates ''" is no sweep of the default rates, "-o ''" no default DIR.
+opt_need() { [ -n "$OPTARG" ] || usage_error "$OPT: no $1 given"; }
+
 # abspath PATH: PATH made absolute against the current directory (the directory need not exist).
 abspath() {
 	case "$1" in
 	/*) printf '%s\n' "$1" ;;
 	*) printf '%s/%s\n' "$(pwd)" "$1" ;;
 	esac
+}
+
+# twice LIST: the first word of LIST that comes again, on stdout; status 1 when each comes once.
+# A list of variants, sizes or rates names each once: a run's reports are named by them, and a
+# second copy would overwrite the first's and count its runs twice.
+twice() {
+	tw_seen=' '
+	for tw in $1; do
+		case $tw_seen in *" $tw "*) printf '%s\n' "$tw"; return 0 ;; esac
+		tw_seen="$tw_seen$tw "
+	done
+	return 1
 }
 
 is_uint() { case "$1" in '' | *[!0-9]*) return 1 ;; esac; }

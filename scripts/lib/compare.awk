@@ -9,10 +9,18 @@
 # (stats.awk's ratio_ci): it goes with the test, needs no random numbers and is exact for a
 # handful of runs, where a bootstrap of the medians is not. When a side has too few runs for any
 # p to reach alpha (3 against 3: the smallest p is 0.1), a note says so and how many would do.
+#
+# A cell that is not a number ("-" for a figure the run did not measure, as suck's lat_* without
+# --latency, nan, inf, an empty cell, a column the other side lacks) is no sample: it is never
+# read as 0. A figure with no number on one side of a variant both sides ran is "not
+# comparable", named in a note, never a change; one with some such cells says how many runs
+# it used (a_runs, b_runs, and a note). Variable named: 1 when -f named the figures, which are
+# then listed even with no number on either side (with "all", or by default, such a figure is left out).
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
 		alpha = 0.05
+	named = named && figs != "all"
 }
 FNR == 1 {
 	side = (NR == 1) ? "a" : "b"
@@ -24,6 +32,7 @@ FNR == 1 {
 		}
 		if ($i == "variant")
 			vc[side] = i
+		hascol[side, $i] = 1
 	}
 	nf[side] = NF
 	next
@@ -37,22 +46,49 @@ FNR == 1 {
 	r = ++nr[side, v]
 	for (i = 1; i <= nf[side]; i++) {
 		x[side, v, col[side, i], r] = $i
-		if ($i != "" && !isnum($i))
+		if (!isnum($i) && !unmeasured($i))
 			text[col[side, i]] = 1
 	}
 }
-# values(s, v, f, S): the runs of one side, "," between them, into VALS; sorted into S[1..n]
-function values(s, v, f, S,    r, k) {
-	VALS = ""
+# unmeasured(s): a cell that says the figure has no value in that run: empty, "-", nan, inf
+function unmeasured(s) { return s == "" || s == "-" || tolower(s) ~ /^[-+]?(nan|inf|infinity)$/ }
+# values(s, v, f, S): the runs of one side whose cell is a number, "," between them, into VALS;
+# sorted into S[1..n]. The other cells, as they read, into SKIPPED ("empty" for an empty one).
+function values(s, v, f, S,    r, k, c, seen) {
+	VALS = SKIPPED = ""
 	k = 0
-	for (r = 1; r <= nr[s, v]; r++)
-		if (((s, v, f, r) in x) && x[s, v, f, r] != "") {
-			VALS = VALS (k ? "," : "") x[s, v, f, r]
-			S[++k] = x[s, v, f, r]
+	for (r = 1; r <= nr[s, v]; r++) {
+		c = ((s, v, f, r) in x) ? x[s, v, f, r] : ""
+		if (isnum(c)) {
+			VALS = VALS (k ? "," : "") c
+			S[++k] = c
+			continue
 		}
+		if (c == "")
+			c = "empty"
+		if (!(c in seen)) {
+			seen[c] = 1
+			SKIPPED = SKIPPED (SKIPPED == "" ? "" : ", ") c
+		}
+	}
 	sortnum(S, k)
 	return k
 }
+# missing(s, v, f, n, skipped): the note on side s of variant v when some of its runs (all but n)
+# have no number for f; nothing when it ran no run of v.
+function missing(s, v, f, n, skipped,    side, all) {
+	side = s == "a" ? "A" : "B"
+	all = nr[s, v] + 0
+	if (n == all)
+		return
+	if (!hascol[s, f])
+		addnote("not comparable: " f " of " v ": " side " has no column " f)
+	else if (!n)
+		addnote("not comparable: " f " of " v ": no number in " side "'s " all " run(s) (their cells: " skipped ")")
+	else
+		addnote(f " of " v ": " side " used " n " of its " all " runs (the others' cells: " skipped ")")
+}
+function addnote(msg) { notes[++nnotes] = msg }
 # change(ma, mb, p): the change of the median in %, "~" when p > alpha (not beyond the noise),
 # "higher" or "lower" when A's median is 0, "-" when there is no test.
 function change(ma, mb, p) {
@@ -130,16 +166,19 @@ END {
 		for (j = 1; j <= nfig; j++) {
 			f = fig[j]
 			split("", A); split("", B)
-			NA = na = values("a", v, f, A); ma = na ? median(A, na) : "-"; va = na ? VALS : "-"
-			NB = nb = values("b", v, f, B); mb = nb ? median(B, nb) : "-"; vb = nb ? VALS : "-"
-			if (!na && !nb)
+			NA = na = values("a", v, f, A); ma = na ? median(A, na) : "-"; va = na ? VALS : "-"; sa = SKIPPED
+			NB = nb = values("b", v, f, B); mb = nb ? median(B, nb) : "-"; vb = nb ? VALS : "-"; sb = SKIPPED
+			if (!na && !nb && !named)
 				continue
+			missing("a", v, f, na, sa)
+			missing("b", v, f, nb, sb)
 			rt = (na && nb) ? ratio(mb, ma) : "-"
 			p = mw_test(A, na, B, nb)
 			minp = (na && nb) ? fmtp(mw_minp(na, nb)) : ""
 			if (p != "" && mw_minp(na, nb) > alpha)
 				fewnote(na, nb, v, f)
-			ch = change(ma, mb, p)
+			# a variant both sides ran, without a number on one of them: no change to speak of
+			ch = (nr["a", v] && nr["b", v] && (!na || !nb)) ? "not comparable" : change(ma, mb, p)
 			if (!ratio_ci(A, na, B, nb, alpha))
 				ci = "-"
 			else
@@ -154,7 +193,8 @@ END {
 		printtable()
 		print ""
 		print "change: of the median, when the runs of A and B differ beyond the noise: p <= " alpha " in a two-sided" \
-			" Mann-Whitney U test of A's runs against B's (exact; tied values share their rank); ~: not beyond it."
+			" Mann-Whitney U test of A's runs against B's (exact; tied values share their rank); ~: not beyond it;" \
+			" not comparable: one side has no number for it (a note below says why)."
 		print "interval: of B/A, around the Hodges-Lehmann estimate (the median of the ratios of every B run to every" \
 			" A run), at least " lvl " % sure, or as sure as the percentage in parentheses when the runs are too few for " lvl " %."
 	}
@@ -168,4 +208,10 @@ END {
 		else
 			print "compare: " msg > "/dev/stderr"
 	}
+	# cells that are not numbers: what was left out, and what could not be compared
+	for (i = 1; i <= nnotes; i++)
+		if (fmt == "md")
+			print "Note: " notes[i] "."
+		else
+			print "compare: " notes[i] > "/dev/stderr"
 }

@@ -4,9 +4,24 @@
 # tables, lists), "tsv=FILE" (a table with a header line), "env=FILE" (env.txt: the machine and
 # the commands), "svg=NAME" (a plot beside the page), "sub=NAME" (a result directory inside this
 # one). The page has no script and no outside resource, and reads well in a text browser.
+# Every link and image it writes is a path inside the result, made by href(): names come from
+# what the directory holds, and a result carries over what a user put in it, so a file named
+# "javascript:alert(1).svg" must not become a link that runs script. Files are named relative to
+# the page, never by the path the page was written at (a staging directory, renamed after).
 function esc(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
 	return s
+}
+# href(s): a link to s, a path inside the result: "./" and s with every byte but letters,
+# digits and "-._~/" percent-encoded. "./" makes it relative whatever s is: no name can be read
+# as a scheme ("javascript:", "data:"), nor "#" or "?" end it early.
+function href(s,    out, i, c) {
+	out = "./"
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		out = out (c ~ /[A-Za-z0-9._~\/-]/ ? c : sprintf("%%%02X", ORD[c]))
+	}
+	return out
 }
 # `code` and **strong** inside a line of markdown, after escaping
 function inline(s,    out, i) {
@@ -76,6 +91,8 @@ function md_line(line) {
 	print inline(line)
 }
 BEGIN {
+	for (i = 1; i < 256; i++)
+		ORD[sprintf("%c", i)] = i
 	print "<!DOCTYPE html>"
 	print "<html lang=\"en\">"
 	print "<head>"
@@ -100,15 +117,15 @@ BEGIN {
 		if (kind == "svg") {
 			if (!plots++) print "<h2>Plots</h2>"
 			base = name; sub(/\.svg$/, "", base)
-			print "<div class=\"plot\"><img src=\"" esc(name) "\" alt=\"plot: " esc(base) "\" />"
-			print "<p>" esc(base) " (<a href=\"" esc(name) "\">" esc(name) "</a>" \
-				(has_png[base] ? ", <a href=\"" esc(base) ".png\">png</a>" : "") ")</p></div>"
+			print "<div class=\"plot\"><img src=\"" href(name) "\" alt=\"plot: " esc(base) "\" />"
+			print "<p>" esc(base) " (<a href=\"" href(name) "\">" esc(name) "</a>" \
+				(has_png[base] ? ", <a href=\"" href(base ".png") "\">png</a>" : "") ")</p></div>"
 			continue
 		}
 		if (kind == "png") { has_png[name] = 1; continue }
 		if (kind == "sub") {
 			if (!subs++) print "<h2>Results inside this one</h2><ul>"
-			print "<li><a href=\"" esc(name) "/index.html\">" esc(name) "</a></li>"
+			print "<li><a href=\"" href(name "/index.html") "\">" esc(name) "</a></li>"
 			continue
 		}
 		if (subs && !subs_closed) { print "</ul>"; subs_closed = 1 }
@@ -118,8 +135,8 @@ BEGIN {
 				md_line(line)
 			close_blocks()
 		} else if (kind == "tsv") {
-			print "<h2>" esc(file) "</h2>"
 			base = file; sub(/.*\//, "", base)
+			print "<h2>" esc(base) "</h2>"
 			print "<table>"
 			n = 0
 			while ((getline line < file) > 0) {
@@ -129,7 +146,7 @@ BEGIN {
 				print (n++ ? cells(line, "td") : "<thead>" cells(line, "th") "</thead><tbody>")
 			}
 			print "</tbody></table>"
-			print "<p>Data: <a href=\"" esc(base) "\">" esc(base) "</a></p>"
+			print "<p>Data: <a href=\"" href(base) "\">" esc(base) "</a></p>"
 		} else if (kind == "env") {
 			print "<h2>Machine and commands</h2>"
 			print "<table><tbody>"

@@ -18,7 +18,10 @@
 #      skip (this kernel lacks what it was asked for: GRO, io_uring, UDP GSO), exit 2 a refusal of
 #      its options, any other end a failure, and so is a report that is not a tsv header and row.
 # The word {run_id}, in both commands of a pair, is one random run id (tools.sh run_id): given to
-# suck and blast alike, suck counts no datagram of another pair as this one's.
+# suck and blast alike, suck counts no datagram of another pair as this one's. Each pair has its
+# own random run key too (tools.sh run_key), never on a command line: a tool whose command has
+# the words "--key-file -" reads it on its standard input (through any prefix, ssh too), so
+# suck believes only the fins of its own blast; the other tools' standard input is /dev/null.
 # Reports: the receiver's stdout and stderr go to PAIR_DIR/NAME.suck.tsv and .err, the sender's
 # to NAME.blast.tsv and .err (whichever tools they are), and once complete into PAIR_KEEP when it
 # is set (a result's raw/: result.sh result_stage).
@@ -64,7 +67,9 @@ pair_run() {
 	while [ $pr_i -le $pr_n ]; do
 		eval "pr_name=\$PR_NAME_$pr_i pr_line=\$PR_RX_$pr_i"
 		eval "PR_ID_$pr_i=\$(run_id)"
-		eval "pair_spawn \"\$SUCK_CMD\" \"\$pr_line\" \"\$PAIR_DIR/\$pr_name.suck\" '' \"\$PR_ID_$pr_i\""
+		run_key
+		eval "PR_KEY_$pr_i=\$RUN_KEY"
+		eval "pair_spawn \"\$SUCK_CMD\" \"\$pr_line\" \"\$PAIR_DIR/\$pr_name.suck\" '' \"\$PR_ID_$pr_i\" \"\$PR_KEY_$pr_i\""
 		eval "PR_RXPID_$pr_i=\$PAIR_PID PR_RXST_$pr_i= PR_TXST_$pr_i=- PR_TXPID_$pr_i="
 		pr_i=$((pr_i + 1))
 	done
@@ -114,7 +119,7 @@ pair_listen() {
 pair_send() {
 	ps_i=1
 	while [ $ps_i -le "$1" ]; do
-		eval "pair_spawn \"\$BLAST_CMD\" \"\$PR_TX_$ps_i\" \"\$PAIR_DIR/\$PR_NAME_$ps_i.blast\" \"\$PR_PORT_$ps_i\" \"\$PR_ID_$ps_i\""
+		eval "pair_spawn \"\$BLAST_CMD\" \"\$PR_TX_$ps_i\" \"\$PAIR_DIR/\$PR_NAME_$ps_i.blast\" \"\$PR_PORT_$ps_i\" \"\$PR_ID_$ps_i\" \"\$PR_KEY_$ps_i\""
 		eval "PR_TXPID_$ps_i=\$PAIR_PID"
 		ps_i=$((ps_i + 1))
 	done
@@ -180,8 +185,8 @@ pair_trial() {
 	pt_rate=
 	[ "$5" = 0 ] || pt_rate="-r $5"
 	pair_rx "$1" "$2" "$SUCK_BIN" -a "$ADDR" -p 0 -m "$3" -w "$WORK" -o tsv --idle "$IDLE" -t "$PAIR_LIMIT" \
-		$SUCK_PIN --run-id '{run_id}' ${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SUCK_ARGS:-}
-	pair_tx "$BLAST_BIN" -a "$ADDR" -p '{port}' -t "$TIME" -s "$4" $pt_rate -o tsv $BLAST_PIN --run-id '{run_id}' \
+		$SUCK_PIN --run-id '{run_id}' --key-file - ${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SUCK_ARGS:-}
+	pair_tx "$BLAST_BIN" -a "$ADDR" -p '{port}' -t "$TIME" -s "$4" $pt_rate -o tsv $BLAST_PIN --run-id '{run_id}' --key-file - \
 		${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SHAPE:-} $BLAST_ARGS
 	pt_st=0
 	pair_run "$3" || pt_st=$?
@@ -208,11 +213,13 @@ pair_stop() {
 	PAIR_PIDS=
 }
 
-# pair_spawn PREFIX LINE FILE PORT ID: PREFIX (split into words) and the words of LINE (a
+# pair_spawn PREFIX LINE FILE PORT ID KEY: PREFIX (split into words) and the words of LINE (a
 # command line of quote_args), its '{port}' PORT and '{run_id}' ID, in the background, logged (base.sh
-# logcmd); stdout to FILE.tsv, stderr to FILE.err; PAIR_PID its pid.
+# logcmd); stdout to FILE.tsv, stderr to FILE.err; KEY on its stdin when LINE has "--key-file -"
+# (printf is the shell's own: the key is in no process's arguments); PAIR_PID its pid.
 pair_spawn() {
-	psp_pre=$1 psp_file=$3
+	psp_pre=$1 psp_file=$3 psp_key=
+	case " $2 " in *" --key-file - "*) psp_key=$6 ;; esac
 	eval "set -- $(printf '%s\n' "$2" | sed -e "s/'{port}'/$4/g" -e "s/'{run_id}'/$5/g")"
 	# shellcheck disable=SC2086 # the prefix is split into words on purpose
 	set -- $psp_pre "$@"
@@ -220,7 +227,11 @@ pair_spawn() {
 	# The last pair of the same name left its files: gone before the child opens new ones, or
 	# await_line may read the old listening line before the child truncates it (an empty port).
 	rm -f "$psp_file.tsv" "$psp_file.err"
-	"$@" >"$psp_file.tsv" 2>"$psp_file.err" &
+	if [ -n "$psp_key" ]; then
+		printf '%s\n' "$psp_key" | "$@" >"$psp_file.tsv" 2>"$psp_file.err" &
+	else
+		"$@" >"$psp_file.tsv" 2>"$psp_file.err" </dev/null &
+	fi
 	PAIR_PID=$!
 	PAIR_PIDS="$PAIR_PIDS $PAIR_PID"
 }

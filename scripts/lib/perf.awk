@@ -144,6 +144,8 @@ function pf_receive(s,    buf) {
 	pf_pair(s, "recv.mmsg", "suck", "bare", "recvmmsg", "suck -m mmsg", "bare recv -b " batch, "mmsg/bare")
 	pf_pair(s, "recv.gro", "suck", "bare", "", "suck -m gro", "bare recv -b " batch, "gro/bare")
 	pf_pair(s, "recv.uring", "suck", "bare", "io_uring", "suck -m uring", "bare recv --uring", "uring/bare")
+	pf_pair(s, "recv.epoll", "suck", "bare", "epoll", "suck -m epoll", "bare recv --epoll", "epoll/bare")
+	pf_pair(s, "recv.pool", "suck", "bare", "pool", "suck -m pool", "bare recv --pool 1 -b " batch, "pool/bare")
 	pf_pair(s, "recv.latency", "on", "off", "latency", "suck -m mmsg --latency", "suck -m mmsg", "latency/without")
 	printf "\n"
 	pf_head("finding, not a target: what io_uring costs against recvmmsg, both bare loops at the same\n" \
@@ -151,6 +153,12 @@ function pf_receive(s,    buf) {
 	pf_cpufig(s, "bare.uring", "io_uring   bare recv --uring")
 	pf_cpufig(s, "bare.mmsg", "recvmmsg   bare recv -b " batch)
 	pf_cpurat(s, "bare.uring", "bare.mmsg", "           ratio io_uring/recvmmsg")
+	printf "\n"
+	pf_head("finding, not a target: what the pool's hand-off (one per batch) costs against recvmmsg,\n" \
+		"both suck, at the same time on one CPU, each fed " rate "/s, " buf, "", "cpu ns/datagram")
+	pf_cpufig(s, "handoff.pool", "pool       suck -m pool --workers 1")
+	pf_cpufig(s, "handoff.mmsg", "recvmmsg   suck -m mmsg -b " batch)
+	pf_cpurat(s, "handoff.pool", "handoff.mmsg", "           ratio pool/mmsg")
 }
 function pf_pps(s, g) {
 	pf_head("pps, as fast as possible, one tool at a time; SO_RCVBUF " (rcvbuf ? rcvbuf : "default") \
@@ -187,6 +195,12 @@ function pf_targets(    s, i, n, sz) {
 	for (i = 1; i <= n; i++)
 		pf_target("suck uring <= 1.05 x bare io_uring (CPU per datagram), " sz[i] " B",
 			pf_ratio(sz[i], "recv.uring.suck", "recv.uring.bare", "cpu"), "<=", 1.05)
+	for (i = 1; i <= n; i++)
+		pf_target("suck epoll <= 1.05 x bare epoll (CPU per datagram), " sz[i] " B",
+			pf_ratio(sz[i], "recv.epoll.suck", "recv.epoll.bare", "cpu"), "<=", 1.05)
+	for (i = 1; i <= n; i++)
+		pf_target("suck pool <= 1.05 x bare pool (CPU per datagram), " sz[i] " B",
+			pf_ratio(sz[i], "recv.pool.suck", "recv.pool.bare", "cpu"), "<=", 1.05)
 	for (i = 1; i <= n; i++)
 		pf_target("suck mmsg --latency <= 1.10 x without (CPU per datagram), " sz[i] " B",
 			pf_ratio(sz[i], "recv.latency.on", "recv.latency.off", "cpu"), "<=", 1.10)

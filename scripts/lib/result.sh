@@ -24,7 +24,7 @@ FAIL_WHY=
 RESULT_CLEANUP=stop_children # the function that ends the script's children
 CHILD_PID= # a child besides the pairs' tools (the plots, a suite), ended by stop_children
 stop_children() {
-	pair_stop
+	[ -z "${PAIR_PIDS:-}" ] || pair_stop # none yet, or pair.sh not even sourced (an early signal)
 	stop_child "$CHILD_PID"
 	CHILD_PID=
 }
@@ -207,7 +207,7 @@ result_finish() {
 # result_abort WHY: after a signal or a failure, OUT as it was or the new result complete, by
 # what is on disk (each rename happened or did not); one line says WHY and which.
 result_abort() {
-	ra_what="nothing written to $OUT"
+	ra_what="nothing written${OUT:+ to $OUT}"
 	[ "$OLD" != 1 ] || ra_what="kept the old result in $OUT"
 	case $RESULT_PHASE in
 	staging) rm -rf "$STAGE" ;;
@@ -238,6 +238,10 @@ result_abort() {
 # result_traps: SIGINT and SIGTERM end the children (RESULT_CLEANUP), settle the result and exit
 # 130 or 143; a failure (status not 0) before the result is in place does the same with its
 # status (1 when the disk is full). A second signal meanwhile is ignored: the renames must finish.
+# The signal traps are set when this file is sourced, too (below), before the checks that come
+# before the first run (suck -m list, the hosts, --check: some 200 ms), so a ^C there says
+# "nothing written" instead of ending the script without a word; result_traps adds the EXIT trap
+# once there is a result to settle.
 result_traps() {
 	trap 'result_on_signal INT' INT
 	trap 'result_on_signal TERM' TERM
@@ -267,3 +271,5 @@ result_on_exit() {
 	fi
 	exit "$ro_st"
 }
+trap 'result_on_signal INT' INT
+trap 'result_on_signal TERM' TERM

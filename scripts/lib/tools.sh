@@ -1,7 +1,7 @@
 # scripts/lib/tools.sh: blast and suck as the commands see them. Sourced after base.sh, never
 # run. Here: where the tools are (tool_bins), the variants suck offers, the words a command may
 # pass on to a tool, every option checked by the tools themselves before the first run
-# (check_blast, check_suck), run ids, the hosts each tool runs on and pinning (host_pins, with
+# (check_blast, check_suck), run ids and run keys, the hosts each tool runs on and pinning (host_pins, with
 # hostinfo.sh), and the lines of env.txt that name all of that (env_tools).
 
 # tool_bins: the tools' commands and binaries. SUCK_CMD and BLAST_CMD prefix each tool's command
@@ -46,6 +46,7 @@ variants_check() {
 			*) usage_error "-m: suck has no variant '$vc'; accepted: $vc_known" ;;
 			esac
 	done
+	! vc=$(twice "$1") || usage_error "-m: '$vc' named twice; name each variant once"
 }
 # variants_pick: VARIANTS as -m gave them (MSET set: each one checked), else every variant suck
 # offers (copy buffer mmsg when it cannot say); NVARIANTS, how many.
@@ -84,14 +85,17 @@ tool_msg() { sed -e 's/^[a-z]*: //' -e 's/ (try [a-z]* -h)$//' | tr '\n' ' ' | s
 # set up as a run's, suck's variant with it; nothing sent or received, suck on a free port).
 # Its status is a run's: 0 it would start, 2 bad usage, 4 a feature this kernel lacks, 1 another
 # failure (a socket). TRY_MSG: what it said, on one line, to pass on; never read for meaning.
+# It is given a run key as a run is (run_key, on its standard input), so a tool that cannot
+# take one is refused before the first run too.
 tool_check() {
 	tc_st=0
 	# shellcheck disable=SC2086 # the prefix and the pinning are split into words on purpose
 	case $1 in
-	suck) shift; set -- $SUCK_CMD "$SUCK_BIN" --check -p 0 -o tsv --run-id 1 ${SUCK_PIN:-} "$@" ;;
-	blast) shift; set -- $BLAST_CMD "$BLAST_BIN" --check -o tsv --run-id 1 ${BLAST_PIN:-} "$@" ;;
+	suck) shift; set -- $SUCK_CMD "$SUCK_BIN" --check -p 0 -o tsv --run-id 1 --key-file - ${SUCK_PIN:-} "$@" ;;
+	blast) shift; set -- $BLAST_CMD "$BLAST_BIN" --check -o tsv --run-id 1 --key-file - ${BLAST_PIN:-} "$@" ;;
 	esac
-	TRY_MSG=$("$@" 2>&1 >/dev/null) || tc_st=$?
+	run_key
+	TRY_MSG=$(printf '%s\n' "$RUN_KEY" | "$@" 2>&1 >/dev/null) || tc_st=$?
 	TRY_MSG=$(printf '%s\n' "$TRY_MSG" | tool_msg)
 	return "$tc_st"
 }
@@ -142,6 +146,19 @@ run_id() {
 		[ -n "$ri" ] || ri=$(awk 'BEGIN { srand(); printf "%d\n", 1 + rand() * 4294967294 }')
 	done
 	printf '%s\n' "$ri"
+}
+
+# run_key: RUN_KEY, a new random run key (16 bytes from /dev/urandom, 32 hex digits) for one
+# suck and blast pair: suck then believes only the fins of that pair's blast (DESIGN.md, the run
+# key). It is never put on a command line, which any user of the host can read (ps) with the
+# run id and the port: pair.sh gives it to both tools on their standard input, which they read
+# with --key-file -. One rule for every prefix: standard input crosses ssh, ip netns exec,
+# sudo and timeout alike, where the environment does not cross ssh (and sudo drops it), and
+# it leaves no file to remove. Nothing weaker stands in when /dev/urandom cannot be read.
+run_key() {
+	RUN_KEY=$(od -An -N16 -tx1 /dev/urandom 2>/dev/null | tr -d ' \n') || RUN_KEY=
+	case $RUN_KEY in *[!0-9a-f]*) RUN_KEY= ;; esac
+	[ ${#RUN_KEY} -eq 32 ] || die "cannot read 16 random bytes from /dev/urandom (od) for a run key"
 }
 
 # host_pins [SUCK_CPU BLAST_CPU]: SUCK_HOST and BLAST_HOST (lib/hostinfo.sh where each tool runs;

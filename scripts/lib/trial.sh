@@ -52,7 +52,7 @@ trial_opt() {
 	-w) WORK=$OPTARG ;;
 	-B) BLAST_ARGS=$OPTARG ;;
 	-a) ADDR=$OPTARG ;;
-	-o) OUT=$OPTARG ;;
+	-o) opt_need directory; OUT=$OPTARG ;;
 	-P) PLOTS=0 ;;
 	esac
 }
@@ -75,6 +75,7 @@ trial_sizes() {
 	[ -n "$(printf '%s' "$1" | tr -d ' \t')" ] || usage_error "$2: no size given"
 	TRIAL_SIZES=
 	for ts in $1; do trial_size "$ts" "$2"; TRIAL_SIZES="$TRIAL_SIZES${TRIAL_SIZES:+ }$UINT"; done
+	! ts=$(twice "$TRIAL_SIZES") || usage_error "$2: '$ts' named twice; name each size once"
 }
 
 # is_decimal VALUE: 0, 12, 0.5, .5 (no sign, no exponent, no unit)
@@ -100,8 +101,8 @@ trial_rate() {
 # the tools' options checked for every variant and size; then the traps and the staging
 # directory.
 trial_init() {
-	words_check -B "$BLAST_ARGS" apohV "addr port output run-id help version"
-	words_check -S "$SUCK_ARGS" apomwhV "addr port output variant work run-id help version"
+	words_check -B "$BLAST_ARGS" apohV "addr port output run-id key-file help version"
+	words_check -S "$SUCK_ARGS" apomwhV "addr port output variant work run-id key-file help version"
 	tool_bins
 	variants_pick
 	result_check

@@ -3,8 +3,9 @@
  * source, fins, truncation) and the sequence tracker, over FUZZ_THREADS receive threads that
  * share one run as suck -j does. The input is a series of datagrams, each a 2-byte big-endian
  * length and then that many bytes (cut short at the end of the input); the length 0xffff is
- * not a datagram but one byte that picks the thread (low 2 bits) and the source address (next
- * 2 bits) of the datagrams after it. After each input the accounting identities must hold as
+ * not a datagram but one byte that picks the thread (low 2 bits), the source address (next
+ * 2 bits) and the path (next 2: rx_datagram twice over, pool's receiver counting without the
+ * work, rx_account, or throwing away at a full queue, rx_discard) of the datagrams after it. After each input the accounting identities must hold as
  * integers, not modulo 2^64; a violation aborts, which libFuzzer reports as a crash.
  *
  *   make fuzz FUZZ_SECONDS=60 */
@@ -40,7 +41,9 @@ static void check_round_trip(const uint8_t *p, size_t n)
 
 	if (wire_get_hdr(p, n, &h) == 0) {
 		wire_put_hdr(again, &h);
-		if (memcmp(again, p, WIRE_HDR_LEN) != 0)
+		if (h.type == WIRE_REQ) /* a request's reply size is not in struct wire_hdr */
+			wire_put_reply(again, wire_get_reply(p));
+		if ((h.type != WIRE_REQ && wire_get_reply(p) != 0) || memcmp(again, p, WIRE_HDR_LEN) != 0)
 			abort();
 	}
 	if (wire_get_fin(p, n, &h, &f) == 0) {
@@ -108,7 +111,7 @@ static void check_totals(void)
 			const struct seq_flow *sf = &rx[i].trk.flow[f];
 			if (f < rx[i].trk.flows_seen && (sf->next || sf->fins))
 				trackers++;
-			if (sf->valid > sf->next)
+			if (sf->valid > sf->next || (u128)sf->valid + sf->discarded > sf->next)
 				abort();
 		}
 		if (trackers > 1)
@@ -119,9 +122,9 @@ static void check_totals(void)
 	for (unsigned i = 1; i < FUZZ_THREADS; i++)
 		seq_merge(&rx[0].trk, &rx[i].trk);
 	seq_sum(&rx[0].trk, &t);
-	/* the loss runs cover every lost datagram, each once */
-	if (t.runs.sum != t.lost || t.runs.runs != t.runs.len1 + t.runs.len2_3 + t.runs.len4_15 + t.runs.len16 ||
-	    t.runs.runs > t.lost || (t.lost && !t.runs.runs) || t.runs.max > t.lost)
+	/* the loss runs cover every lost datagram, each once, but the ones the receiver discarded */
+	if (t.runs.sum != t.lost - t.discarded || t.runs.runs != t.runs.len1 + t.runs.len2_3 + t.runs.len4_15 + t.runs.len16 ||
+	    t.runs.runs > t.lost || (t.lost > t.discarded && !t.runs.runs) || t.runs.max > t.lost)
 		abort();
 	for (unsigned f = 0; f < t.flows; f++) {
 		const struct seq_flow *sf = &rx[0].trk.flow[f];
@@ -130,6 +133,9 @@ static void check_totals(void)
 		valid += sf->valid;
 	}
 	if (sent != t.sent || valid != t.valid || valid > sent || (u128)t.lost != sent - valid)
+		abort();
+	/* pool's thrown-away datagrams are part of lost, never more */
+	if (t.discarded > t.lost)
 		abort();
 	if (received != (u128)t.valid + t.dup + t.late + foreign + truncated)
 		abort();
@@ -142,6 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint8_t buf[65536];
 	struct rx *r;
 	const struct rx_name *from = &src[0];
+	unsigned path = 0;
 
 	if (!ready)
 		setup();
@@ -158,6 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			r = &rx[data[0] % FUZZ_THREADS];
 			from = &src[(data[0] >> 2) % FUZZ_SOURCES];
+			path = (data[0] >> 4) & 3;
 			data++;
 			size--;
 			continue;
@@ -166,7 +174,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The kernel reports the real length; the buffer holds at most cap bytes. */
 		memcpy(buf, data, have < r->cap ? have : r->cap);
 		check_round_trip(data, have);
-		rx_datagram(r, buf, have, from);
+		if (path == 2)
+			(void)rx_account(r, buf, have, from);
+		else if (path == 3)
+			rx_discard(r, buf, have, from);
+		else
+			rx_datagram(r, buf, have, from);
 		data += have;
 		size -= have;
 	}

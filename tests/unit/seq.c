@@ -757,6 +757,51 @@ static void test_seq_limit(void)
 	seq_free(&t);
 }
 
+/* seq_discard (suck -m pool, a full queue in drop mode): a sequence that would be valid is
+ * marked seen and counted discarded, never valid; one that would be a dup or late is left to
+ * the caller, untouched. The discarded are part of lost and never more than it. */
+static void test_discard(void)
+{
+	struct seq_tracker t, u;
+	struct seq_total s;
+
+	init(&t, "discard");
+	for (uint64_t i = 0; i < 10; i++)
+		seq_seen(&t, 0, i);
+	for (uint64_t i = 10; i < 20; i++)
+		CHECK(seq_discard(&t, 0, i) == 1, "discard %llu: new, discarded", ULL(i));
+	expect_flow(&t, 0, 10, 0, 0, 0, "discard: valid untouched");
+	CHECK(t.flow[0].discarded == 10 && t.flow[0].next == 20, "discard: 10 discarded, next %llu",
+	      ULL(t.flow[0].next));
+	CHECK(seq_discard(&t, 0, 5) == 0, "discard a valid one again: refused (a dup)");
+	CHECK(seq_discard(&t, 0, 15) == 0, "discard a discarded one again: refused");
+	seq_seen(&t, 0, 15);  /* a copy of a discarded one: dup, not valid */
+	seq_seen(&t, 0, 20);
+	expect_flow(&t, 0, 11, 1, 0, 0, "discard: a later copy is a dup");
+	CHECK(seq_discard(&t, 0, 30) == 1, "discard past a gap");
+	seq_seen(&t, 0, 25);  /* in the gap the discard skipped: valid, reordered */
+	expect_flow(&t, 0, 12, 1, 1, 0, "discard: the gap it skipped stays open");
+	CHECK(seq_discard(&t, 0, WIRE_SEQ_LIMIT) == 0, "discard a malformed sequence: refused");
+	seq_seen(&t, 0, 30 + W);
+	CHECK(seq_discard(&t, 0, 29) == 0, "discard one older than the window: refused (late)");
+	CHECK(seq_discard(&t, 1, 3) == 1 && t.flows_seen == 2, "discard on a new flow: it is seen");
+	sum(&t, &s, "discard");
+	/* flow 0: next 30 + W; flow 1: next 4. Valid 13, discarded 12 of them. */
+	expect_total(&s, 30 + W + 1 + 4, 13, 30 + W + 1 + 4 - 13, 1, "discard");
+	CHECK(s.discarded == 12, "discard: total discarded %llu, want 12", ULL(s.discarded));
+	CHECK(s.discarded <= s.lost, "discard: discarded %llu <= lost %llu", ULL(s.discarded), ULL(s.lost));
+	init(&u, "discard merge");
+	seq_merge(&u, &t);
+	CHECK(u.flow[0].discarded == 11 && u.flow[1].discarded == 1, "discard: merged per flow");
+	seq_free(&u);
+	/* The fin's sent covers the discarded ones: a fin of exactly every sequence is believed. */
+	seq_fin(&t, 1, 4, 4 * 100, 1000, 2);
+	seq_fin(&t, 0, 31 + W, (31 + W) * 100, 1000, 2);
+	sum(&t, &s, "discard with fins");
+	expect_total(&s, 35 + W, 13, 35 + W - 13, 0, "discard with fins");
+	seq_free(&t);
+}
+
 int main(void)
 {
 	test_in_order();
@@ -772,5 +817,6 @@ int main(void)
 	test_fin();
 	test_merge();
 	test_seq_limit();
+	test_discard();
 	return unit_done("seq");
 }

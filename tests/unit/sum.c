@@ -78,6 +78,44 @@ static void test_gro_scaling(void)
 	CHECK(t.dropped == 400, "dropped capped at lost: %llu", (unsigned long long)t.dropped);
 }
 
+/* pool, drop mode: 100 valid, 300 discarded at a full queue, the fin says 500. queue_dropped is
+ * the discarded, exactly; the kernel's part of lost is capped at what they leave (100), and
+ * lost == dropped + queue_dropped + elsewhere. The pool's own figures add up over threads. */
+static void test_pool(void)
+{
+	struct total t;
+
+	fresh();
+	for (uint64_t s = 0; s < 500; s++) {
+		if (s % 5 == 0)
+			seq_seen(&rx[0].trk, 0, s);
+		else if (s % 5 != 4)
+			CHECK(seq_discard(&rx[0].trk, 0, s), "discard %llu", (unsigned long long)s);
+	}
+	seq_fin(&rx[0].trk, 0, 500, 500 * 100, 1000, 1);
+	rx[0].received = 100;
+	rx[0].queue_hwm = 3; rx[1].queue_hwm = 7;
+	rx[0].unworked = 5; rx[1].unworked = 6;
+	rx[0].wakeups = 10; rx[1].wakeups = 20;
+	total_sum(rx, 2, 1000, &t);
+	CHECK(t.seq.valid == 100 && t.seq.lost == 400, "pool: valid %llu lost %llu",
+	      (unsigned long long)t.seq.valid, (unsigned long long)t.seq.lost);
+	CHECK(t.queue_dropped == 300, "queue_dropped %llu", (unsigned long long)t.queue_dropped);
+	CHECK(t.dropped == 100, "dropped capped at lost - queue_dropped: %llu", (unsigned long long)t.dropped);
+	CHECK(t.seq.lost - t.dropped - t.queue_dropped == 0, "elsewhere 0");
+	total_sum(rx, 2, 40, &t);
+	CHECK(t.dropped == 40 && t.seq.lost - t.dropped - t.queue_dropped == 60, "40 kernel drops: elsewhere 60");
+	CHECK(t.queue_hwm == 7 && t.unworked == 11 && t.wakeups == 30, "hwm the largest, unworked and wakeups summed");
+	CHECK(t.napi_id == -1, "no thread read a NAPI id: -1 (reported as -)");
+	rx[1].napi_read = 1; rx[1].napi_id = 0;
+	rx[2].napi_read = 1; rx[2].napi_id = 8193;
+	total_sum(rx, 3, 40, &t);
+	CHECK(t.napi_id == 8193, "the first nonzero NAPI id: %lld", (long long)t.napi_id);
+	rx[2].napi_read = 0;
+	total_sum(rx, 3, 40, &t);
+	CHECK(t.napi_id == 0, "read, none nonzero: 0 (%lld)", (long long)t.napi_id);
+}
+
 static void test_flows(void)
 {
 	static struct flow fs[2];
@@ -101,6 +139,7 @@ int main(void)
 {
 	test_threads();
 	test_gro_scaling();
+	test_pool();
 	test_flows();
 	return unit_done("sum");
 }
