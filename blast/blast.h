@@ -9,6 +9,7 @@
 
 #include "hist.h"
 #include "key.h"
+#include "mark.h"
 #include "net.h"
 #include "sys.h"
 #include "wire.h"
@@ -27,6 +28,7 @@
 #define BLAST_ERRNOS    160    /* errors are counted per errno below this */
 #define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
 #define BLAST_MIN_TIME_S 0.001 /* the shortest -t but 0 */
+#define BLAST_MAX_OUTSTANDING 4096 /* --outstanding */
 _Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be one suck tracks");
 
 enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
@@ -54,6 +56,15 @@ struct blast_cfg {
 	int fmt;
 	double interval_s;
 	int check;             /* --check: set up as far as the first send, report, exit */
+	struct mark_set mark;  /* --tos/--dscp, --ttl, --priority: -1 = the kernel's default */
+	int rtt;               /* --rtt: round trips to suck --echo instead of a stream (rtt.c) */
+	unsigned outstanding;  /* --outstanding: requests in flight per flow */
+	double rtt_timeout_s;  /* --rtt-timeout: a request unanswered this long is lost */
+	unsigned reply_size;   /* --reply-size: the reply asked for, bytes; 0 = as the request */
+	int group;             /* -a is a multicast group: TTL 1 unless --ttl, --mc-if, --mc-loop */
+	const char *mc_if;     /* --mc-if: the group's outgoing interface, NULL = the route's */
+	unsigned mc_ifindex;
+	int mc_loop;           /* --mc-loop: local receivers get a copy (IP_MULTICAST_LOOP) */
 };
 
 struct rate {
@@ -66,6 +77,7 @@ struct rate {
 };
 
 struct flow;
+struct rtt_flow;
 
 /* gso.c: the GSO policy. gso_plan picks the shape of the calls at parsing; gso_socket sets this
  * flow's shape and UDP_SEGMENT (-1: -g asked for GSO this kernel lacks, exit 4); gso_refused
@@ -120,6 +132,7 @@ struct flow {
 	int refused_warned;
 	_Atomic uint64_t progress_sent;
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */
+	struct rtt_flow *rtt;   /* --rtt: the requests in flight and the round trips (rtt.c) */
 };
 
 /* The flows of a run added up, apart from printing them. */
@@ -134,5 +147,17 @@ void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);
 int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
 void flow_run(struct flow *f);  /* the send loop, then the fins */
+void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated until suck is gone */
+
+/* rtt.c: --rtt. rtt_setup allocates a flow's requests in flight (-1: no memory), rtt_run is its
+ * loop instead of flow_run (the fins included), rtt_sum adds the flows' round trips up. */
+struct rtt_total {
+	uint64_t transactions, lost, late, foreign;
+	struct hist rtt;        /* round trips, ns */
+};
+int rtt_setup(struct flow *f);
+void rtt_free(struct flow *f);
+void rtt_run(struct flow *f);
+void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t);
 
 #endif

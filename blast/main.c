@@ -6,6 +6,8 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "blast.h"
+#include "mcast.h"
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
@@ -34,6 +37,9 @@ static struct blast_cfg cfg = {
 	.segs = 0,              /* 0 until parsed: automatic (see parse) */
 	.flows = 1,
 	.cpu = -1,
+	.mark = { .tos = -1, .ttl = -1, .priority = -1 },
+	.outstanding = 1,
+	.rtt_timeout_s = 1,
 };
 
 static void usage(FILE *out)
@@ -41,7 +47,8 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: blast [options]\n"
 "Send fixed-size UDP datagrams for a timed run; suck receives and accounts for them.\n"
-"  -a, --addr ADDR      destination (127.0.0.1; IPv4, IPv6 or a host name)\n"
+"  -a, --addr ADDR      destination (127.0.0.1; IPv4, IPv6 or a host name; a multicast\n"
+"                       group: 224.0.0.0/4 or ff00::/8, TTL 1 unless --ttl)\n"
 "  -p, --port PORT      destination port, 1..65535 (22222)\n"
 "  -t, --time SECS      run time, at least 1ms; decimals allowed (10; 0 = until -n)\n"
 "  -n, --count N        stop after N datagrams in all, 1..2^48 (no limit)\n"
@@ -60,6 +67,20 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): tags every fin\n"
 "      --raw            no header: random bytes only, like blast.c (suck cannot count loss)\n"
 "      --payload KIND   random, zero or pattern (random)\n"
+"      --rtt            round trips to suck --echo instead of a stream: requests in flight,\n"
+"                       each timed from its send to its reply (CLOCK_MONOTONIC)\n"
+"      --outstanding N  --rtt: requests in flight per flow, 1..%d (1)\n"
+"      --rtt-timeout SECS\n"
+"                       --rtt: a request unanswered this long is lost, 1ms..60s (1s)\n"
+"      --reply-size BYTES\n"
+"                       --rtt: the size of the reply asked for, 32..65507 (IPv4) or\n"
+"                       ..65527 (IPv6) (as -s)\n"
+"      --mc-if IFNAME   a group's outgoing interface (the route's)\n"
+"      --mc-loop        a group's datagrams also to receivers on this host (off)\n"
+"      --tos N          TOS byte (IPv4) or traffic class (IPv6) of every datagram, 0..255\n"
+"      --dscp N         the same as --tos N*4: DSCP 0..63, ECN bits 0\n"
+"      --ttl N          TTL (IPv4) or hop limit (IPv6), 1..255 (the kernel's; a group's 1)\n"
+"      --priority N     SO_PRIORITY of the socket, 0..%d (above 6: CAP_NET_ADMIN)\n"
 "      --cpu N          pin flow i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -68,12 +89,13 @@ static void usage(FILE *out)
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n",
-		BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS);
+		BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS, BLAST_MAX_OUTSTANDING, INT_MAX);
 }
 
 static void parse(int argc, char **argv)
 {
-	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK };
+	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK, O_TOS, O_DSCP, O_TTL, O_PRIO,
+	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -85,10 +107,17 @@ static void parse(int argc, char **argv)
 		{ "interval", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' }, { "key-file", required_argument, 0, O_KEYFILE },
 		{ "check", no_argument, 0, O_CHECK },
+		{ "tos", required_argument, 0, O_TOS }, { "dscp", required_argument, 0, O_DSCP },
+		{ "ttl", required_argument, 0, O_TTL }, { "priority", required_argument, 0, O_PRIO },
+		{ "rtt", no_argument, 0, O_RTT }, { "outstanding", required_argument, 0, O_OUTSTANDING },
+		{ "rtt-timeout", required_argument, 0, O_RTT_TIMEOUT },
+		{ "reply-size", required_argument, 0, O_REPLY_SIZE },
+		{ "mc-if", required_argument, 0, O_MC_IF }, { "mc-loop", no_argument, 0, O_MC_LOOP },
 		{ 0, 0, 0, 0 },
 	};
-	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *err;
-	int c, time_set = 0, payload_set = 0, batch_set = 0;
+	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *reply_arg = NULL, *err;
+	const char *rtt_only = NULL; /* an option of --rtt's, for its message without it */
+	int c, time_set = 0, payload_set = 0, batch_set = 0, tos_set = 0, dscp_set = 0;
 	unsigned max;
 
 	opterr = 0;
@@ -118,6 +147,26 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case O_CHECK: cfg.check = 1; break;
+		case O_TOS: cfg.mark.tos = (int)opt_u64("--tos", optarg, OPT_PLAIN, 0, 255); tos_set = 1; break;
+		case O_DSCP: cfg.mark.tos = (int)opt_u64("--dscp", optarg, OPT_PLAIN, 0, 63) << 2; dscp_set = 1; break;
+		case O_TTL: cfg.mark.ttl = (int)opt_u64("--ttl", optarg, OPT_PLAIN, 1, 255); break;
+		case O_PRIO: cfg.mark.priority = (long)opt_u64("--priority", optarg, OPT_PLAIN, 0, INT_MAX); break;
+		case O_RTT: cfg.rtt = 1; break;
+		case O_OUTSTANDING:
+			cfg.outstanding = (unsigned)opt_u64("--outstanding", optarg, OPT_COUNT, 1, BLAST_MAX_OUTSTANDING);
+			rtt_only = "--outstanding";
+			break;
+		case O_RTT_TIMEOUT:
+			cfg.rtt_timeout_s = opt_secs("--rtt-timeout", optarg, 0.001, 60);
+			rtt_only = "--rtt-timeout";
+			break;
+		case O_REPLY_SIZE: reply_arg = optarg; rtt_only = "--reply-size"; break;
+		case O_MC_IF:
+			cfg.mc_if = optarg;
+			if (!(cfg.mc_ifindex = if_nametoindex(optarg)))
+				opt_die("--mc-if '%s': no such interface here", optarg);
+			break;
+		case O_MC_LOOP: cfg.mc_loop = 1; break;
 		case 'h': usage(stdout); opt_done();
 		case 'V': printf("blast %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -126,13 +175,34 @@ static void parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		opt_die("unexpected argument '%s'", argv[optind]);
+	if (tos_set && dscp_set)
+		opt_die("--tos and --dscp both set the TOS byte; give one (--dscp N is --tos N*4)");
 	if ((err = key_load(key_file, &cfg.key)))
 		opt_die("%s", err);
 	if ((err = net_resolve(cfg.host, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.host, err);
+	cfg.group = mcast_is_group(&cfg.to);
+	if ((cfg.mc_if || cfg.mc_loop) && !cfg.group)
+		opt_die("%s applies to a multicast group (-a 224.0.0.0/4 or ff00::/8); '%s' is none",
+			cfg.mc_if ? "--mc-if" : "--mc-loop", cfg.host);
+	if (cfg.group && cfg.rtt)
+		opt_die("--rtt to a multicast group: every member would answer; give one receiver's address");
 	max = net_max_payload(&cfg.to);
 	if (size_arg)
 		cfg.size = (unsigned)opt_u64("-s", size_arg, OPT_BYTES, cfg.raw ? 1 : WIRE_HDR_LEN, max);
+	if (rtt_only && !cfg.rtt)
+		opt_die("%s applies to --rtt", rtt_only);
+	if (reply_arg)
+		cfg.reply_size = (unsigned)opt_u64("--reply-size", reply_arg, OPT_BYTES, WIRE_HDR_LEN, max);
+	/* A round trip is one request a send call, unpaced: the shape options do not apply. */
+	if (cfg.rtt && (cfg.rate || batch_set || segs_arg || cfg.raw))
+		opt_die("--rtt with %s: a round trip is one request per send call, each answered; "
+			"-r, -b, -g and --raw do not apply", cfg.rate ? "-r" : batch_set ? "-b" : segs_arg ? "-g" : "--raw");
+	if (cfg.rtt) {
+		cfg.segs = 1;
+		cfg.batch = 1;
+		batch_set = 1;
+	}
 	/* -n alone means "exactly N datagrams", not "N datagrams or 10 s, whichever comes first". */
 	if (cfg.count && !time_set)
 		cfg.time_s = 0;
@@ -159,11 +229,23 @@ static void parse(int argc, char **argv)
 static int open_socket(struct flow *f)
 {
 	char where[80];
+	const char *call;
 
 	net_format(&cfg.to, where, sizeof where);
 	f->fd = socket(cfg.to.ss.ss_family, SOCK_DGRAM, 0);
 	if (f->fd < 0) {
 		warn("socket");
+		return -1;
+	}
+	/* The marks before the first datagram, so that none leaves unmarked; a group's TTL is its
+	 * own option (IP_MULTICAST_TTL), 1 unless --ttl. */
+	struct mark_set m = cfg.mark;
+	if (cfg.group)
+		m.ttl = -1;
+	if (mark_apply(f->fd, &cfg.to, &m, &call) < 0 ||
+	    (cfg.group && mcast_send(f->fd, &cfg.to, cfg.mark.ttl >= 0 ? cfg.mark.ttl : 1, cfg.mc_ifindex,
+				     cfg.mc_loop, &call) < 0)) {
+		warn("%s", call);
 		return -1;
 	}
 	/* connect: the kernel routes once, and a closed port comes back as ECONNREFUSED. */
@@ -182,9 +264,82 @@ static void *flow_thread(void *arg)
 
 	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + f->id) % sys_ncpu()) < 0)
 		warn("warning: sched_setaffinity");
-	flow_run(f);
+	if (cfg.rtt)
+		rtt_run(f);
+	else
+		flow_run(f);
 	progress_flow_done();
 	return NULL;
+}
+
+/* A marking option's value, or "-" when the kernel's default was left. */
+static void add_opt(struct report *r, const char *key, long v)
+{
+	if (v >= 0)
+		report_u64(r, key, (uint64_t)v);
+	else
+		report_none(r, key);
+}
+
+static void add_marks(struct report *r)
+{
+	add_opt(r, "tos", cfg.mark.tos);
+	add_opt(r, "ttl", cfg.group && cfg.mark.ttl < 0 ? 1 : cfg.mark.ttl); /* a group's is 1 */
+	add_opt(r, "priority", cfg.mark.priority);
+	report_u64(r, "group", (uint64_t)cfg.group);
+	if (cfg.mc_if)
+		report_str(r, "mc_if", cfg.mc_if);
+	else
+		report_none(r, "mc_if");
+	add_opt(r, "mc_loop", cfg.group ? cfg.mc_loop : -1);
+}
+
+/* --rtt's settings: '-' without it. */
+static void add_rtt_opts(struct report *r)
+{
+	report_u64(r, "rtt", (uint64_t)cfg.rtt);
+	add_opt(r, "outstanding", cfg.rtt ? (long)cfg.outstanding : -1);
+	add_opt(r, "reply_size", cfg.rtt ? (long)(cfg.reply_size ? cfg.reply_size : cfg.size) : -1);
+	if (cfg.rtt)
+		report_f(r, "rtt_timeout_s", cfg.rtt_timeout_s, 3);
+	else
+		report_none(r, "rtt_timeout_s");
+}
+
+/* --rtt's figures: transactions answered, lost, late and foreign replies, transactions per
+ * second over the flows' window, and the round trips' percentiles; '-' without --rtt. */
+static void add_rtt(struct report *r, const struct flow *fs, double dur)
+{
+	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_late", "rtt_foreign", "tps",
+					    "rtt_p50_us", "rtt_p90_us", "rtt_p99_us", "rtt_p999_us",
+					    "rtt_max_us", "rtt_mean_us" };
+	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
+	static struct rtt_total t;
+
+	add_rtt_opts(r);
+	if (!cfg.rtt) {
+		for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
+			report_none(r, keys[i]);
+		return;
+	}
+	rtt_sum(fs, cfg.flows, &t);
+	report_u64(r, "transactions", t.transactions);
+	report_u64(r, "rtt_lost", t.lost);
+	report_u64(r, "rtt_late", t.late);
+	report_u64(r, "rtt_foreign", t.foreign);
+	report_f(r, "tps", dur > 0 ? (double)t.transactions / dur : 0, 0);
+	for (unsigned i = 0; i < 4; i++)
+		if (t.rtt.n)
+			report_f(r, keys[5 + i], (double)hist_quantile(&t.rtt, qs[i]) / 1e3, 2);
+		else
+			report_none(r, keys[5 + i]);
+	if (t.rtt.n) {
+		report_f(r, "rtt_max_us", (double)t.rtt.max_ns / 1e3, 2);
+		report_f(r, "rtt_mean_us", hist_mean(&t.rtt) / 1e3, 2);
+	} else {
+		report_none(r, "rtt_max_us");
+		report_none(r, "rtt_mean_us");
+	}
 }
 
 /* Prints the run's figures; the adding up is flow_sum's (send.c). */
@@ -237,6 +392,8 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_u64(r, "raw", (uint64_t)cfg.raw);
 	report_f(r, "time_limit_s", cfg.time_s, 3);
 	report_u64(r, "count_limit", cfg.count);
+	add_marks(r);
+	add_rtt(r, fs, dur);
 }
 
 /* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
@@ -279,6 +436,8 @@ static int check(void)
 	else
 		report_none(&r, "cpu");
 	report_f(&r, "interval_s", cfg.interval_s, 3);
+	add_marks(&r);
+	add_rtt_opts(&r);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		return 1;
@@ -314,7 +473,7 @@ int main(int argc, char **argv)
 			f->quota = WIRE_SEQ_LIMIT; /* sequences above are malformed (wire.h): months away */
 		if (open_socket(f) < 0)
 			return 1;
-		if (flow_setup(f) < 0) {
+		if (flow_setup(f) < 0 || (cfg.rtt && rtt_setup(f) < 0)) {
 			warn("allocating send buffers");
 			return 1;
 		}
@@ -368,6 +527,7 @@ int main(int argc, char **argv)
 	}
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		flow_free(&fs[i]);
+		rtt_free(&fs[i]);
 		close(fs[i].fd);
 	}
 	return rc;

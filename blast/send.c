@@ -64,9 +64,14 @@ int flow_setup(struct flow *f)
 	fill_payload(cfg, f->bufs, dgrams * cfg->size);
 	shape(f, f->batch);
 	if (!cfg->raw) {
-		struct wire_hdr h = { .type = WIRE_DATA, .flow = (uint16_t)f->id, .run_id = cfg->run_id };
-		for (size_t d = 0; d < dgrams; d++)
+		/* --rtt: requests, which ask for a reply of --reply-size */
+		struct wire_hdr h = { .type = cfg->rtt ? WIRE_REQ : WIRE_DATA, .flow = (uint16_t)f->id,
+				      .run_id = cfg->run_id };
+		for (size_t d = 0; d < dgrams; d++) {
 			wire_put_hdr(f->bufs + d * cfg->size, &h);
+			if (cfg->rtt)
+				wire_put_reply(f->bufs + d * cfg->size, cfg->reply_size);
+		}
 	}
 	return 0;
 }
@@ -166,6 +171,11 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 		nanosleep(&ts, NULL);
 		gap = gap * 2 < 250000000 ? gap * 2 : 250000000;
 	}
+}
+
+void flow_fins(struct flow *f, uint64_t duration_ns)
+{
+	send_fins(f, duration_ns);
 }
 
 void flow_run(struct flow *f)

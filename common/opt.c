@@ -146,12 +146,12 @@ int opt_name(const char *opt, const char *s, const char *const *names)
 
 void opt_done(void)
 {
-	int e = 0;
+	int before = errno, e = 0; /* a text longer than stdout's buffer failed in its printf */
 
 	if (fflush(stdout) != 0)
 		e = errno;
 	else if (ferror(stdout))
-		e = EIO; /* an earlier write failed and the stream kept no errno */
+		e = before ? before : EIO; /* an earlier write failed: its errno, when nothing came after */
 	if (!e)
 		exit(0);
 	fprintf(stderr, "%s: writing to stdout: %s\n", opt_prog, strerror(e));

@@ -24,6 +24,11 @@ void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h)
 	put64(buf + 24, h->send_ns);
 }
 
+void wire_put_reply(uint8_t *buf, uint32_t size)
+{
+	put32(buf + 12, size);
+}
+
 void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns)
 {
 	put64(buf + 16, seq);

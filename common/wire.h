@@ -20,7 +20,10 @@
  * 64 bits, so sent, valid and lost are exact integers, whatever a datagram claims. */
 #define WIRE_SEQ_LIMIT  (1ull << 48)
 
-enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1 };
+/* WIRE_REQ: a data datagram that asks suck --echo for a reply (blast --rtt), counted as data;
+ * its reserved field is the reply's size (0: as large as the request). */
+enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1, WIRE_REQ = 2 };
+#define WIRE_MAX_REPLY 65527 /* the largest UDP payload (IPv6): a larger reply size is malformed */
 
 struct wire_hdr {
 	uint8_t  type;
@@ -41,12 +44,16 @@ struct wire_fin {
 };
 
 void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h);
+/* Sets a request's reply size (the reserved field) in a header already written. */
+void wire_put_reply(uint8_t *buf, uint32_t size);
 /* Only the fields that change from one datagram to the next: cheap enough for the send loop. */
 void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns);
 
 static inline uint16_t wire_get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, sizeof v); return be16toh(v); }
 static inline uint32_t wire_get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof v); return be32toh(v); }
 static inline uint64_t wire_get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, sizeof v); return be64toh(v); }
+/* A request's reply size: the reserved field, which wire_get_hdr has checked. */
+static inline uint32_t wire_get_reply(const uint8_t *buf) { return wire_get32(buf + 12); }
 
 /* 0 and *h filled when buf holds a well-formed header; -1 otherwise. Inline: suck runs it
  * for every datagram. */
@@ -54,9 +61,13 @@ static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *
 {
 	if (len < WIRE_HDR_LEN || wire_get32(buf) != WIRE_MAGIC || buf[4] != WIRE_VERSION)
 		return -1;
-	if (buf[5] != WIRE_DATA && buf[5] != WIRE_FIN)
+	if (buf[5] != WIRE_DATA && buf[5] != WIRE_FIN && buf[5] != WIRE_REQ)
 		return -1;
-	if (wire_get16(buf + 6) >= WIRE_MAX_FLOWS || wire_get32(buf + 12) != 0)
+	if (wire_get16(buf + 6) >= WIRE_MAX_FLOWS)
+		return -1;
+	/* reserved: 0, but in a request the reply's size (0, or a datagram's size) */
+	uint32_t reply = wire_get32(buf + 12);
+	if (reply != 0 && (buf[5] != WIRE_REQ || reply < WIRE_HDR_LEN || reply > WIRE_MAX_REPLY))
 		return -1;
 	h->type = buf[5];
 	h->flow = wire_get16(buf + 6);

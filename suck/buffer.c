@@ -39,6 +39,7 @@ const struct variant variant_buffer = {
 	.busy_polls = 1,
 	.setup = buffer_setup,
 	.spins = 1,
+	.echoes = 1,
 	.run = buffer_run,
 	.teardown = buffer_teardown,
 };

@@ -85,6 +85,7 @@ const struct variant variant_copy = {
 	.what = "recvfrom, then malloc + memcpy a new copy per datagram (2014 suck.lua)",
 	.retains = 1,
 	.busy_polls = 1,
+	.echoes = 1,
 	.setup = copy_setup,
 	.run = copy_run,
 	.teardown = copy_teardown,

@@ -48,7 +48,7 @@ static int epoll_setup(struct rx *rx)
 	if (!st)
 		return -1;
 	st->ep = -1;
-	st->m = rx_msgs_new(cfg->batch, rx->cap, rx->lat ? RX_CTL_LEN : 0);
+	st->m = rx_msgs_new(cfg->batch, rx->cap, rx->ctl ? RX_CTL_LEN : 0);
 	if (!st->m)
 		return -1;
 	fl = fcntl(rx->fd, F_GETFL);
@@ -104,8 +104,8 @@ static void drain(struct rx *rx, struct epoll_state *st)
 			/* MSG_TRUNC: msg_len is the datagram's real length, so a truncated one is seen */
 			n = rx_msgs_take(rx, m, MSG_TRUNC);
 			for (int i = 0; i < n && !rx_cut(rx); i++) {
-				if (rx->lat)
-					rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);
+				if (rx->ctl)
+					rx_ctl(rx, &m->msgs[i].msg_hdr);
 				rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 			}
 		}

@@ -54,8 +54,8 @@ static void gro_run(struct rx *rx)
 			size_t seg = segment_size(mh);
 			const struct rx_name *from = &m->names[i];
 
-			if (rx->lat)
-				rx->stamp_ns = rx_stamp(mh); /* one stamp for every segment of the buffer */
+			if (rx->ctl)
+				rx_ctl(rx, mh); /* one stamp and marking for every segment of the buffer */
 
 			if (mh->msg_flags & MSG_TRUNC) {
 				/* Larger than any datagram can be: count it once, as truncated. */

@@ -8,6 +8,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "mark.h"
+#include "mcast.h"
 #include "net.h"
 #include "opt.h"
 #include "report.h"
@@ -47,7 +50,8 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: suck [options]\n"
 "Receive UDP datagrams from blast, run a work function on each, report what arrived.\n"
-"  -a, --addr ADDR      address to bind (127.0.0.1; ::1, 0.0.0.0, ::, a host name)\n"
+"  -a, --addr ADDR      address to bind (127.0.0.1; ::1, 0.0.0.0, ::, a host name; with\n"
+"                       --join, the group)\n"
 "  -p, --port PORT      port (22222; 0 = a free port, printed on stderr)\n"
 "  -m, --variant NAME   receive strategy (buffer; list: names and what they do):\n");
 	for (int i = 0; variants[i]; i++)
@@ -71,6 +75,16 @@ static void usage(FILE *out)
 "                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
 "                       work, split at the kernel's receive stamp (off: a clock read each)\n"
+"      --join GROUP     join a multicast group (224.0.0.0/4, ff00::/8) and receive its\n"
+"                       datagrams; other receivers of the group share the port (off)\n"
+"      --source ADDR    --join: from this source only (source-specific multicast)\n"
+"      --mc-if IFNAME   --join: the interface to join on (the route's)\n"
+"      --echo           send every valid datagram back to its source after the work, for\n"
+"                       blast --rtt (copy, buffer, mmsg; off)\n"
+"      --jitter         RFC 3550 interarrival jitter of every flow, and the percentiles of\n"
+"                       the delay variation |D|, from the kernel's receive stamps (off)\n"
+"      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
+"                       datagram: the first's, and how many differ from it (off)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro, xdp; off)\n"
 "      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
 "                       time of the --cpu CPUs as the kernel's receive work (off)\n"
@@ -101,7 +115,7 @@ static void usage(FILE *out)
 }
 
 /* " mmsg, gro": the variants an option applies to, for its message. */
-enum { WHERE_BATCH, WHERE_SPIN, WHERE_EVENTS, WHERE_POOL, WHERE_BUSY };
+enum { WHERE_BATCH, WHERE_SPIN, WHERE_EVENTS, WHERE_POOL, WHERE_BUSY, WHERE_ECHO };
 static const char *names_where(int which)
 {
 	static char buf[128];
@@ -111,7 +125,8 @@ static const char *names_where(int which)
 	for (int i = 0; variants[i]; i++) {
 		const struct variant *v = variants[i];
 		int has = which == WHERE_BATCH ? v->batch != 0 : which == WHERE_SPIN ? v->spins :
-			  which == WHERE_EVENTS ? v->events : which == WHERE_POOL ? v->pools : v->busy_polls;
+			  which == WHERE_EVENTS ? v->events : which == WHERE_POOL ? v->pools :
+			  which == WHERE_ECHO ? v->echoes : v->busy_polls;
 		if (has && len < sizeof buf)
 			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "", v->name);
 	}
@@ -124,7 +139,8 @@ static void parse(int argc, char **argv)
 {
 	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
-	       O_XDPDEV, O_XDPZC };
+	       O_XDPDEV, O_XDPZC,
+	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
@@ -142,12 +158,16 @@ static void parse(int argc, char **argv)
 		{ "busy-poll", required_argument, 0, O_BUSY }, { "prefer-busy-poll", no_argument, 0, O_PREFER },
 		{ "busy-poll-budget", required_argument, 0, O_BUDGET },
 		{ "xdp-dev", required_argument, 0, O_XDPDEV }, { "xdp-zc", no_argument, 0, O_XDPZC },
+		{ "marks", no_argument, 0, O_MARKS },
+		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
+		{ "join", required_argument, 0, O_JOIN }, { "source", required_argument, 0, O_SOURCE },
+		{ "mc-if", required_argument, 0, O_MC_IF },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
-	int c, batch_set = 0, retain_set = 0, pool_set = 0;
+	int c, batch_set = 0, retain_set = 0, pool_set = 0, addr_set = 0;
 	const char *err, *key_file = NULL;
 
 	for (int i = 0; variants[i]; i++)
@@ -155,7 +175,7 @@ static void parse(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":a:p:m:w:b:s:t:R:j:o:i:hV", longs, NULL)) != -1) {
 		switch (c) {
-		case 'a': cfg.addr = optarg; break;
+		case 'a': cfg.addr = optarg; addr_set = 1; break;
 		case 'p': cfg.port = (unsigned)opt_u64("-p", optarg, OPT_PLAIN, 0, 65535); break;
 		case 'm':
 			if (strcmp(optarg, "list") == 0) {
@@ -182,6 +202,16 @@ static void parse(int argc, char **argv)
 			break;
 		case O_LATENCY: cfg.latency = 1; break;
 		case O_SPIN: cfg.spin = 1; break;
+		case O_MARKS: cfg.marks = 1; break;
+		case O_JITTER: cfg.jitter = 1; break;
+		case O_ECHO: cfg.echo = 1; break;
+		case O_JOIN: cfg.join = optarg; break;
+		case O_SOURCE: cfg.source = optarg; break;
+		case O_MC_IF:
+			cfg.mc_if = optarg;
+			if (!(cfg.mc_ifindex = if_nametoindex(optarg)))
+				opt_die("--mc-if '%s': no such interface here", optarg);
+			break;
 		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
 		case O_KEYFILE: key_file = optarg; break;
 		case O_RXDEV:
@@ -254,8 +284,32 @@ static void parse(int argc, char **argv)
 		opt_die("--prefer-busy-poll and --busy-poll-budget need --busy-poll USECS");
 	if ((cfg.xdp_dev || cfg.xdp_zc) && !cfg.variant->device)
 		opt_die("%s applies to -m xdp only", cfg.xdp_dev ? "--xdp-dev" : "--xdp-zc");
+	if (cfg.echo && !cfg.variant->echoes)
+		opt_die("--echo applies to -m%s; %s cannot reply", names_where(WHERE_ECHO), cfg.variant->name);
+	if ((cfg.source || cfg.mc_if) && !cfg.join)
+		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
+	if (cfg.join) {
+		if ((err = net_resolve(cfg.join, cfg.port, &cfg.group)))
+			opt_die("--join '%s': %s", cfg.join, err);
+		if (!mcast_is_group(&cfg.group))
+			opt_die("--join '%s': not a multicast group; accepted: 224.0.0.0/4, ff00::/8", cfg.join);
+		/* Every socket of a group gets every datagram: -j would count each many times. */
+		if (cfg.threads > 1)
+			opt_die("--join with -j %u: every socket in a group receives every datagram; run one "
+				"suck per socket", cfg.threads);
+		if (cfg.source && (err = net_resolve(cfg.source, 0, &cfg.from)))
+			opt_die("--source '%s': %s", cfg.source, err);
+		if (cfg.source && (mcast_is_group(&cfg.from) || cfg.from.ss.ss_family != cfg.group.ss.ss_family))
+			opt_die("--source '%s': a unicast address of the group's family", cfg.source);
+		/* Bound to the group, a socket receives that group's datagrams only. */
+		if (!addr_set)
+			cfg.addr = cfg.join;
+	}
 	if ((err = net_resolve(cfg.addr, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.addr, err);
+	if (cfg.join && cfg.to.ss.ss_family != cfg.group.ss.ss_family)
+		opt_die("-a '%s' with --join '%s': bind an address of the group's family (or leave -a out: "
+			"the group)", cfg.addr, cfg.join);
 	/* Every check on the options is above: --check (main) relies on it. */
 }
 
@@ -301,10 +355,12 @@ static int busy_poll(int fd)
  * socket binds without SO_REUSEPORT, so a port that anyone holds (any listener, another
  * suck -j, a SO_REUSEPORT group) is refused as in use, and -p 0 gets a port nobody is on. Only
  * then does it take SO_REUSEPORT, which lets the others join: the kernel asks the flag of the
- * sockets already bound, at each join. */
+ * sockets already bound, at each join. The one exception, explicit: --join shares its port with
+ * the group's other receivers (SO_REUSEADDR, below), since each gets every datagram. */
 static int open_socket(const struct net_addr *a, int first)
 {
 	int fd = socket(a->ss.ss_family, SOCK_DGRAM, 0), one = 1, st;
+	const char *call;
 	struct timeval tick = { .tv_sec = 0, .tv_usec = RX_TICK_MS * 1000 };
 
 	if (fd < 0) {
@@ -315,15 +371,27 @@ static int open_socket(const struct net_addr *a, int first)
 		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
+	/* --join: every receiver of a group gets each of its datagrams, so the receivers of one
+	 * group share the port: this is the one case where suck binds a port another socket may
+	 * hold, and only another that asks for it too (SO_REUSEADDR on both). */
+	if (cfg.join && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0) {
+		warn("setsockopt SO_REUSEADDR");
+		return -1;
+	}
 	/* The tick bounds how long a blocked receive can miss a stop condition. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof tick) < 0) {
 		warn("setsockopt SO_RCVTIMEO");
 		return -1;
 	}
-	/* --latency: the kernel stamps every datagram as it receives it (software, the realtime
-	 * clock, as blast's send time), delivered as a control message. */
-	if (cfg.latency && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
+	/* --latency, --jitter: the kernel stamps every datagram as it receives it (software, the
+	 * realtime clock, as blast's send time), delivered as a control message. */
+	if ((cfg.latency || cfg.jitter) && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
 		warn("setsockopt SO_TIMESTAMPNS");
+		return -1;
+	}
+	/* --marks: the TOS and TTL of every datagram, as control messages. */
+	if (cfg.marks && mark_receive(fd, a->ss.ss_family, &call) < 0) {
+		warn("%s", call);
 		return -1;
 	}
 	if (cfg.rcvbuf && net_rcvbuf(fd, cfg.rcvbuf) < 0) {
@@ -336,12 +404,18 @@ static int open_socket(const struct net_addr *a, int first)
 		char where[80];
 		int e = errno;
 		net_format(a, where, sizeof where);
-		fprintf(stderr, "suck: bind %s: %s%s\n", where, strerror(e), e == EADDRINUSE ?
-			" (another socket has the port; suck shares it with none, -j too)" : "");
+		fprintf(stderr, "suck: bind %s: %s%s\n", where, strerror(e), e != EADDRINUSE ? "" : cfg.join ?
+			" (another socket has the port and is no receiver of a group: --join shares it only with "
+			"sockets that set SO_REUSEADDR too)" :
+			" (another socket has the port; suck shares it with none, -j too)");
 		return -1;
 	}
 	if (first && cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
 		warn("setsockopt SO_REUSEPORT");
+		return -1;
+	}
+	if (cfg.join && mcast_join(fd, &cfg.group, cfg.source ? &cfg.from : NULL, cfg.mc_ifindex, &call) < 0) {
+		warn("%s %s", call, cfg.join);
 		return -1;
 	}
 	return fd;
@@ -433,6 +507,10 @@ static int check(void)
 	report_f(&r, "idle_s", cfg.idle_s, 3);
 	report_u64(&r, "spin", (uint64_t)cfg.spin);
 	report_u64(&r, "latency", (uint64_t)cfg.latency);
+	report_u64(&r, "marks", (uint64_t)cfg.marks);
+	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
+	report_u64(&r, "echo", (uint64_t)cfg.echo);
+	total_mcast(&r, &cfg);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	total_settings(&r, &cfg);
 	if (cfg.cpu >= 0)

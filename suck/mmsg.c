@@ -3,11 +3,12 @@
  * clock read serve a whole batch. */
 #include <sys/socket.h>
 
+#include "echo.h"
 #include "variant.h"
 
 static int mmsg_setup(struct rx *rx)
 {
-	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cap, rx->lat ? RX_CTL_LEN : 0);
+	rx->priv = rx_msgs_new(rx->cfg->batch, rx->cap, rx->ctl ? RX_CTL_LEN : 0);
 	return rx->priv ? 0 : -1;
 }
 
@@ -22,10 +23,13 @@ static void mmsg_run(struct rx *rx)
 		if (n < 0)
 			continue;
 		for (int i = 0; i < n && !rx_cut(rx); i++) {
-			if (rx->lat)
-				rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);
+			if (rx->ctl)
+				rx_ctl(rx, &m->msgs[i].msg_hdr);
 			rx_datagram(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 		}
+		/* --echo: the batch's replies point into its buffers, which the next call reuses */
+		if (rx->echo)
+			echo_flush(rx->echo, rx->fd);
 		rx_batch(rx);
 	}
 }
@@ -41,6 +45,7 @@ const struct variant variant_mmsg = {
 	.batch = 32,
 	.spins = 1,
 	.busy_polls = 1,
+	.echoes = 1,
 	.setup = mmsg_setup,
 	.run = mmsg_run,
 	.teardown = mmsg_teardown,

@@ -104,7 +104,7 @@ static int pool_setup(struct rx *rx)
 	memset(p->w, 0, wbytes);
 	for (unsigned i = 0; i < p->nslots; i++) {
 		struct pool_slot *s = &p->slots[i];
-		s->m = rx_msgs_new(cfg->batch, rx->cap, rx->lat ? RX_CTL_LEN : 0);
+		s->m = rx_msgs_new(cfg->batch, rx->cap, rx->ctl ? RX_CTL_LEN : 0);
 		s->items = calloc(cfg->batch, sizeof *s->items);
 		if (!s->m || !s->items)
 			return -1;
@@ -281,8 +281,8 @@ static void pool_run(struct rx *rx)
 			continue;
 		if (drop && atomic_load(&p->qlen) >= p->cap) {
 			for (int i = 0; i < n && !rx_cut(rx); i++) {
-				if (rx->lat)
-					rx->stamp_ns = rx_stamp(&m->msgs[i].msg_hdr);
+				if (rx->ctl)
+					rx_ctl(rx, &m->msgs[i].msg_hdr);
 				rx_discard(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 				if (++rx->since_check >= rx->check_every)
 					rx_batch(rx);
@@ -292,7 +292,11 @@ static void pool_run(struct rx *rx)
 		}
 		s->n = 0;
 		for (int i = 0; i < n && !rx_cut(rx); i++) {
-			int r = rx_account(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
+			int r;
+			/* --marks, --jitter: measured here, from the receive's control messages */
+			if (rx->ctl)
+				rx_ctl(rx, &m->msgs[i].msg_hdr);
+			r = rx_account(rx, m->iov[i].iov_base, m->msgs[i].msg_len, &m->names[i]);
 			if (r >= 0)
 				s->items[s->n++] = (struct pool_item){ .idx = (uint16_t)i, .valid = (uint8_t)r };
 		}

@@ -22,11 +22,13 @@ void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck
 	if (p->fmt == REPORT_TEXT) {
 		/* The kernel's raw counter, named as the report names it: the report's dropped is
 		 * another number (scaled for gro, capped at lost), known only at the end. */
-		char drops[24] = "-";
+		char drops[24] = "-", jit[40] = "";
 		if (c->kernel_drops >= 0)
 			snprintf(drops, sizeof drops, "%lld", (long long)c->kernel_drops);
-		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  kernel_drops %s  fins %u\n", secs,
-			(unsigned long long)c->received, (unsigned long long)c->foreign, drops, c->fins);
+		if (c->jitter_us >= 0)
+			snprintf(jit, sizeof jit, "  jitter %.2f us", c->jitter_us);
+		fprintf(stderr, "suck: %7.1f s  received %12llu  foreign %llu  kernel_drops %s  fins %u%s\n", secs,
+			(unsigned long long)c->received, (unsigned long long)c->foreign, drops, c->fins, jit);
 	} else {
 		struct report r;
 		report_init(&r);
@@ -39,6 +41,10 @@ void suck_progress_line(struct suck_progress *p, uint64_t now, const struct suck
 		else
 			report_none(&r, "kernel_drops");
 		report_u64(&r, "fins", c->fins);
+		if (c->jitter_us >= 0)
+			report_f(&r, "jitter_us", c->jitter_us, 2);
+		else
+			report_none(&r, "jitter_us");
 		report_f(&r, "pps", pps, 0);
 		report_write_row(&r, (enum report_fmt)p->fmt, stderr, !p->lines);
 	}

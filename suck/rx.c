@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "echo.h"
 #include "net.h"
 #include "sys.h"
 #include "variant.h"
@@ -45,7 +46,73 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 			return -1;
 		}
 	}
+	if (cfg->jitter) {
+		rx->jit = mmap(NULL, sizeof *rx->jit, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (rx->jit == MAP_FAILED) {
+			rx->jit = NULL;
+			return -1;
+		}
+	}
+	/* --echo: as many replies queued as one receive call can take */
+	if (cfg->echo && !(rx->echo = echo_new(cfg->variant && cfg->variant->batch ? cfg->batch : 1,
+					      cfg->to.ss.ss_family)))
+		return -1;
+	rx->ctl = cfg->latency || cfg->marks || cfg->jitter;
+	rx->extra = cfg->latency || cfg->marks || cfg->jitter || cfg->echo;
 	return seq_init(&rx->trk);
+}
+
+void rx_ctl(struct rx *rx, struct msghdr *mh)
+{
+	uint32_t mark = MARK_NONE;
+
+	rx->stamp_ns = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			memcpy(&ts, CMSG_DATA(c), sizeof ts);
+			rx->stamp_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		} else {
+			mark_cmsg(c, &mark);
+		}
+	}
+	rx->mark = mark;
+}
+
+/* --marks: the run's first valid datagram sets the marking every later one is held against,
+ * whichever thread took it. */
+static void mark_seen(struct rx *rx)
+{
+	uint32_t first = atomic_load_explicit(&rx->sh->mark_first, memory_order_relaxed);
+
+	if (!first && atomic_compare_exchange_strong(&rx->sh->mark_first, &first, rx->mark | RX_MARK_SEEN))
+		return;
+	if ((first & ~RX_MARK_SEEN) != rx->mark)
+		rx->marks_changed++;
+}
+
+int rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
+	     const void *src, int work)
+{
+	uint64_t before = rx->trk.flow[h->flow].valid;
+	int worker_lat = 0;
+
+	seq_seen(&rx->trk, h->flow, h->seq);
+	/* valid datagrams only: not a duplicate or a late one */
+	if (rx->trk.flow[h->flow].valid == before)
+		return 0;
+	if (rx->lat && work)
+		rx_latency(rx, h->send_ns, hand_ns);
+	worker_lat = rx->lat && !work; /* pool: its worker records the delay */
+	if (rx->cfg->marks)
+		mark_seen(rx);
+	/* --jitter: the kernel's receive stamp; the hand-off's time (--latency) or now without */
+	if (rx->jit)
+		jitter_add(rx->jit, h->flow, h->send_ns, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
+	/* after the work, which rx_take has done (no variant that hands the work on echoes) */
+	if (rx->echo)
+		echo_add(rx->echo, rx->fd, buf, len, src);
+	return worker_lat;
 }
 
 uint64_t rx_stamp(struct msghdr *mh)
@@ -67,7 +134,8 @@ ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *fr
 			     .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b };
 	ssize_t len = recvmsg(rx->fd, &mh, MSG_TRUNC | rx->flags);
 
-	rx->stamp_ns = len >= 0 ? rx_stamp(&mh) : 0;
+	if (len >= 0)
+		rx_ctl(rx, &mh);
 	return len;
 }
 
@@ -174,6 +242,11 @@ void rx_free(struct rx *rx)
 	if (rx->lat)
 		munmap(rx->lat, sizeof *rx->lat);
 	rx->lat = NULL;
+	if (rx->jit)
+		munmap(rx->jit, sizeof *rx->jit);
+	rx->jit = NULL;
+	echo_free(rx->echo);
+	rx->echo = NULL;
 	seq_free(&rx->trk);
 }
 
@@ -336,12 +409,24 @@ static void progress(struct rx *rx, uint64_t now)
 	atomic_fetch_add(&sh->foreign, rx->foreign - rx->progress_foreign);
 	rx->progress_received = rx->received;
 	rx->progress_foreign = rx->foreign;
+	if (rx->jit) {
+		uint64_t jsum;
+		unsigned jflows;
+		jitter_now(rx->jit, rx->trk.flows_seen, &jsum, &jflows);
+		atomic_fetch_add(&sh->jit_sum, jsum - rx->jit_sum);
+		atomic_fetch_add(&sh->jit_flows, jflows - rx->jit_flows);
+		rx->jit_sum = jsum;
+		rx->jit_flows = jflows;
+	}
 	if (rx->id != 0)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
 	c.kernel_drops = rx->cfg->threads == 1 ? rx_drops(rx) : -1;
 	c.fins = atomic_load(&sh->fins);
+	c.jitter_us = -1;
+	if (rx->jit && atomic_load(&sh->jit_flows))
+		c.jitter_us = (double)atomic_load(&sh->jit_sum) / atomic_load(&sh->jit_flows) / 1e3;
 	suck_progress_line(&rx->prog, now, &c);
 	rx->next_progress_ns += every;
 	if (rx->next_progress_ns <= now) /* after a stall: no burst of catch-up lines */

@@ -24,7 +24,9 @@
 #include <sys/types.h>
 
 #include "hist.h"
+#include "jitter.h"
 #include "key.h"
+#include "mark.h"
 #include "seq.h"
 #include "suck.h"
 #include "sys.h"
@@ -73,7 +75,11 @@ struct rx_shared {
 	_Atomic uint64_t foreign;  /* likewise */
 	_Atomic uint64_t last_ns;  /* newest datagram of any thread, for --idle */
 	_Atomic int stop;          /* a reason that ends every thread: signal, time, idle, error */
+	_Atomic uint32_t mark_first; /* --marks: the first valid datagram's marking | RX_MARK_SEEN */
+	_Atomic uint64_t jit_sum;  /* --jitter -i: every thread's flows' J (ns), at its last check */
+	_Atomic unsigned jit_flows; /* ... and how many flows that is */
 };
+#define RX_MARK_SEEN (1u << 29)   /* beside mark.h's bits: mark_first has been set */
 
 struct rx {
 	int fd;
@@ -107,6 +113,16 @@ struct rx {
 	 * its two parts: stack (send to the kernel's receive stamp) and queue (stamp to work). */
 	struct rx_latency *lat;    /* NULL without --latency */
 	uint64_t stamp_ns;         /* the kernel's receive stamp of the datagram at hand, 0 = none */
+	/* Control messages (--latency's stamp, --marks' marking): a variant that receives them
+	 * hands each datagram's to rx_ctl before rx_datagram. */
+	int ctl;                   /* 1: the receive calls ask for control messages */
+	int extra;                 /* 1: a valid datagram has more to do than be counted (rx_extra) */
+	uint32_t mark;             /* --marks: the marking of the datagram at hand (mark.h) */
+	uint64_t marks_changed;    /* --marks: valid datagrams marked unlike the run's first */
+	struct jitter *jit;        /* --jitter: per flow J and |D|; NULL without */
+	struct echo *echo;         /* --echo: the replies queued; NULL without */
+	uint64_t jit_sum;          /* ... as last added into rx_shared */
+	unsigned jit_flows;
 
 	uint64_t start_ns, first_ns, last_ns, drain_ns, next_progress_ns, check_ns;
 	uint64_t seen_at_clock;    /* received when the clock was last read */
@@ -163,9 +179,17 @@ struct rx_latency {
 	uint64_t outside;          /* send time before suck started: not of this run */
 };
 
-/* Room for the control messages a receive may carry: the UDP_GRO segment size and the
- * receive stamp (SO_TIMESTAMPNS). */
-#define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)))
+/* Room for the control messages a receive may carry: the UDP_GRO segment size, the receive
+ * stamp (SO_TIMESTAMPNS) and the marking (--marks). */
+#define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)) + MARK_CTL_LEN)
+/* The stamp and the marking of one received message, into rx->stamp_ns and rx->mark. */
+void rx_ctl(struct rx *rx, struct msghdr *mh);
+/* A valid datagram's measures beyond the count (--latency, --marks, --jitter) and its reply
+ * (--echo), after seq_seen; returns what rx_take_as does (1: valid, work 0 and --latency, for
+ * pool's worker to record the delay): out of
+ * line, so that the fast path without them is one test of rx->extra. */
+int rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const uint8_t *buf, size_t len,
+	     const void *src, int work);
 /* The kernel's receive stamp among a message's control messages, in ns since the epoch; 0
  * when there is none. */
 uint64_t rx_stamp(struct msghdr *mh);
@@ -188,7 +212,7 @@ static inline ssize_t rx_recv(struct rx *rx, void *buf, size_t cap, struct rx_na
 	socklen_t flen = RX_NAME_LEN;
 
 	rx->calls++;
-	if (rx->lat)
+	if (rx->ctl)
 		return rx_recv_stamped(rx, buf, cap, from);
 	return recvfrom(rx->fd, buf, cap, MSG_TRUNC | rx->flags, (struct sockaddr *)from, &flen);
 }
@@ -230,13 +254,14 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 			work_run(&rx->work, buf, rx->cfg->bufsize);
 		/* The header is in the buffer even when -s is smaller (rx->cap holds it): it may
 		 * still tell the run, so that its fins are believed. */
-		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA)
+		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type != WIRE_FIN)
 			rx_lock(rx, h.run_id);
 		return 0;
 	}
 	if (work)
 		work_run(&rx->work, buf, len);
-	if (wire_get_hdr(buf, len, &h) < 0 || h.type != WIRE_DATA) {
+	/* data, or a request (blast --rtt), which is data that asks for a reply */
+	if (wire_get_hdr(buf, len, &h) < 0 || h.type == WIRE_FIN) {
 		rx->foreign++;
 		return 0;
 	}
@@ -251,17 +276,8 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 		rx->other_src++;
 		return 0;
 	}
-	if (rx->lat) {
-		/* the delay of valid datagrams only: not of a duplicate or a late one */
-		uint64_t before = rx->trk.flow[h.flow].valid;
-		seq_seen(&rx->trk, h.flow, h.seq);
-		if (rx->trk.flow[h.flow].valid == before)
-			return 0;
-		if (!work)
-			return 1;
-		rx_latency(rx, h.send_ns, hand_ns);
-		return 0;
-	}
+	if (rx->extra)
+		return rx_extra(rx, &h, hand_ns, buf, len, src, work);
 	seq_seen(&rx->trk, h.flow, h.seq);
 	return 0;
 }

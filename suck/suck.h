@@ -54,6 +54,14 @@ struct suck_cfg {
 	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
 	const char *xdp_dev;   /* --xdp-dev: the device -m xdp attaches to (else -a's) */
 	int xdp_zc;            /* --xdp-zc: AF_XDP in zero-copy mode */
+	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
+	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
+	int echo;              /* --echo: every valid datagram back to its source (blast --rtt) */
+	const char *join;      /* --join: the multicast group joined, NULL = none */
+	const char *source;    /* --source: ... from this source only (source-specific) */
+	struct net_addr group, from;
+	const char *mc_if;     /* --mc-if: the interface the group is joined on, NULL = the route's */
+	unsigned mc_ifindex;
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over
@@ -63,6 +71,7 @@ struct suck_counts {
 	uint64_t received, foreign;
 	int64_t kernel_drops;      /* -1: unknown (with -j, the sockets are not summed) */
 	unsigned fins;
+	double jitter_us;          /* --jitter: the flows' mean J now; < 0: not measured (yet) */
 };
 struct suck_progress {
 	int fmt;

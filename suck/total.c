@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "echo.h"
 #include "variant.h"
 #include "version.h"
 
@@ -14,6 +15,9 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 	t->work.kind = rx[0].work.kind;
 	t->work.reps = rx[0].work.reps;
 	t->napi_id = -1;
+	/* each thread's loss runs end where its flows do, before the trackers are merged */
+	for (unsigned i = 0; i < n; i++)
+		seq_close(&rx[i].trk);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rx *r = &rx[i];
 		t->received += r->received;
@@ -33,6 +37,15 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			t->queue_hwm = r->queue_hwm;
 		if (r->napi_read && (t->napi_id <= 0))
 			t->napi_id = r->napi_id;
+		t->marks_changed += r->marks_changed;
+		if (r->echo) {
+			t->echoed += r->echo->sent;
+			t->echo_errors += r->echo->errors;
+		}
+		if (r->jit) {
+			t->jitter = 1;
+			jitter_merge(&t->jit, r->jit);
+		}
 		if (r->first_ns && (!t->first_ns || r->first_ns < t->first_ns))
 			t->first_ns = r->first_ns;
 		if (r->last_ns > t->last_ns)
@@ -52,6 +65,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			t->stop = r->done;
 	}
 	seq_sum(&rx[0].trk, &t->seq);
+	t->mark_first = n ? atomic_load(&rx[0].sh->mark_first) : 0;
 	t->kernel_drops = kernel_drops;
 	/* The kernel's counter also counts dropped fins and foreign datagrams: dropped is the part
 	 * that can be this run's data, capped at lost. With GRO the kernel drops, and counts, whole
@@ -140,6 +154,72 @@ static void add_kernel(struct report *r, const struct kernel_work *k, uint64_t r
 	report_f(r, "rx_kernel_s", ks, 3);
 	report_f(r, "rx_kernel_ns_per_pkt", received ? ks * 1e9 / (double)received : 0, 1);
 	report_f(r, "rx_total_ns_per_pkt", received ? (ks + cpu) * 1e9 / (double)received : 0, 1);
+}
+
+/* --marks: the first valid datagram's TOS and TTL, and how many were marked otherwise; '-'
+ * without --marks, and tos or ttl '-' when no datagram said it. */
+static void add_marks(struct report *r, const struct total *t, int on)
+{
+	uint32_t m = t->mark_first;
+
+	if (on && (m & RX_MARK_SEEN) && (m & MARK_TOS))
+		report_u64(r, "tos", mark_tos(m));
+	else
+		report_none(r, "tos");
+	if (on && (m & RX_MARK_SEEN) && (m & MARK_TTL))
+		report_u64(r, "ttl", mark_ttl(m));
+	else
+		report_none(r, "ttl");
+	if (on)
+		report_u64(r, "marks_changed", t->marks_changed);
+	else
+		report_none(r, "marks_changed");
+}
+
+/* --jitter: the mean over flows of RFC 3550's J at the end, and percentiles of |D| over the
+ * whole run; the loss runs, always. */
+static void add_jitter(struct report *r, const struct total *t)
+{
+	uint64_t sum;
+	unsigned flows;
+
+	jitter_now(&t->jit, WIRE_MAX_FLOWS, &sum, &flows);
+	if (t->jitter && flows)
+		report_f(r, "jitter_us", (double)sum / flows / 1e3, 2);
+	else
+		report_none(r, "jitter_us");
+	if (t->jitter && t->jit.ipdv.n) {
+		report_f(r, "ipdv_p50_us", (double)hist_quantile(&t->jit.ipdv, 0.50) / 1e3, 2);
+		report_f(r, "ipdv_p99_us", (double)hist_quantile(&t->jit.ipdv, 0.99) / 1e3, 2);
+	} else {
+		report_none(r, "ipdv_p50_us");
+		report_none(r, "ipdv_p99_us");
+	}
+}
+
+static void add_loss_runs(struct report *r, const struct seq_runs *runs)
+{
+	report_u64(r, "loss_runs", runs->runs);
+	report_u64(r, "loss_run_max", runs->max);
+	report_u64(r, "loss_runs_1", runs->len1);
+	report_u64(r, "loss_runs_2_3", runs->len2_3);
+	report_u64(r, "loss_runs_4_15", runs->len4_15);
+	report_u64(r, "loss_runs_16_up", runs->len16);
+}
+
+static void add_str(struct report *r, const char *key, const char *v)
+{
+	if (v)
+		report_str(r, key, v);
+	else
+		report_none(r, key);
+}
+
+void total_mcast(struct report *r, const struct suck_cfg *cfg)
+{
+	add_str(r, "group", cfg->join);
+	add_str(r, "source", cfg->source);
+	add_str(r, "mc_if", cfg->mc_if);
 }
 
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
@@ -236,4 +316,18 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		report_none(r, "lat_negative");
 		report_none(r, "lat_outside");
 	}
+	report_u64(r, "marks", (uint64_t)cfg->marks);
+	add_marks(r, t, cfg->marks);
+	report_u64(r, "jitter", (uint64_t)cfg->jitter);
+	add_jitter(r, t);
+	add_loss_runs(r, &t->seq.runs);
+	report_u64(r, "echo", (uint64_t)cfg->echo);
+	if (cfg->echo) {
+		report_u64(r, "echoed", t->echoed);
+		report_u64(r, "echo_errors", t->echo_errors);
+	} else {
+		report_none(r, "echoed");
+		report_none(r, "echo_errors");
+	}
+	total_mcast(r, cfg);
 }

@@ -27,6 +27,11 @@ struct total {
 	uint64_t dropped;            /* kernel_drops scaled by segs_per_buf, capped at what of lost
 					queue_dropped leaves */
 	struct work work;            /* merged, for the digest */
+	uint64_t marks_changed;      /* --marks: valid datagrams marked unlike the first */
+	uint64_t echoed, echo_errors; /* --echo: replies sent; refused by the kernel */
+	uint32_t mark_first;         /* --marks: the first's marking, RX_MARK_SEEN when there was one */
+	int jitter;                  /* --jitter: jit holds the flows' J and the |D| histogram */
+	struct jitter jit;
 	int latency;                 /* --latency: lat holds the merged histograms */
 	struct rx_latency lat;
 };
@@ -49,5 +54,7 @@ void total_settings(struct report *r, const struct suck_cfg *cfg);
  * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env);
+/* --join's keys (group, source, mc_if; '-' without), for the report and --check. */
+void total_mcast(struct report *r, const struct suck_cfg *cfg);
 
 #endif

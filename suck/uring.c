@@ -138,9 +138,10 @@ static int uring_setup(struct rx *rx)
 	 * so buffers must stay aligned whatever -s is. calloc: the part of the address space the
 	 * kernel does not write (past a sockaddr_in) stays zero, as struct rx_name needs. */
 	st->mh.msg_namelen = RX_NAME_LEN;
-	/* With --latency the receive stamp comes as a control message, between the address and
-	 * the payload. */
-	st->mh.msg_controllen = rx->lat ? CMSG_SPACE(sizeof(struct timespec)) : 0;
+	/* With --latency or --jitter the receive stamp, with --marks the marking, come as control messages,
+	 * between the address and the payload. */
+	st->mh.msg_controllen = (rx->lat || rx->jit ? CMSG_SPACE(sizeof(struct timespec)) : 0) +
+				(rx->cfg->marks ? MARK_CTL_LEN : 0);
 	st->head_len = sizeof(struct io_uring_recvmsg_out) + RX_NAME_LEN + st->mh.msg_controllen;
 	st->buf_len = (st->head_len + rx->cap + 63) & ~(size_t)63;
 	st->bufs = calloc(URING_BUFS, st->buf_len);
@@ -158,13 +159,16 @@ static int uring_setup(struct rx *rx)
 	return 0;
 }
 
-/* The receive stamp among the control messages the kernel wrote after the address. */
-static uint64_t stamp_of(const struct uring_state *st, struct io_uring_recvmsg_out *out)
+/* The receive stamp and the marking among the control messages the kernel wrote after the
+ * address. */
+static void ctl_of(struct rx *rx, const struct uring_state *st, struct io_uring_recvmsg_out *out)
 {
 	struct msghdr mh = { .msg_control = (uint8_t *)(out + 1) + RX_NAME_LEN,
 			     .msg_controllen = out->controllen };
 
-	return mh.msg_controllen <= st->mh.msg_controllen ? rx_stamp(&mh) : 0;
+	if (mh.msg_controllen > st->mh.msg_controllen)
+		mh.msg_controllen = 0;
+	rx_ctl(rx, &mh);
 }
 
 /* Queues the multishot recvmsg; it stays armed until the kernel says otherwise. */
@@ -244,8 +248,8 @@ static void uring_run(struct rx *rx)
 				unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
 				uint8_t *b = st->bufs + (size_t)bid * st->buf_len;
 				struct io_uring_recvmsg_out *out = (struct io_uring_recvmsg_out *)b;
-				if (rx->lat)
-					rx->stamp_ns = stamp_of(st, out);
+				if (rx->ctl)
+					ctl_of(rx, st, out);
 				rx_datagram(rx, b + st->head_len, out->payloadlen, b + sizeof *out);
 				buf_give(st, bid);
 			}

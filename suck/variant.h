@@ -20,6 +20,8 @@ struct variant {
 	int busy_polls;   /* blocks in a receive call or epoll_wait: --busy-poll applies */
 	int device;       /* receives frames from a device beneath the socket: --xdp-dev and
 			     --xdp-zc apply, and its mech is reported as xdp_setup */
+	int echoes;       /* --echo applies: it flushes rx->echo after each batch (or takes one
+			     datagram a call) before its buffers are reused */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno;
 					  VARIANT_USAGE, the message said */
 	void (*run)(struct rx *rx);

@@ -49,7 +49,9 @@ static void check_round_trip(const uint8_t *p, size_t n)
 
 	if (wire_get_hdr(p, n, &h) == 0) {
 		wire_put_hdr(again, &h);
-		if (memcmp(again, p, WIRE_HDR_LEN) != 0)
+		if (h.type == WIRE_REQ) /* a request's reply size is not in struct wire_hdr */
+			wire_put_reply(again, wire_get_reply(p));
+		if ((h.type != WIRE_REQ && wire_get_reply(p) != 0) || memcmp(again, p, WIRE_HDR_LEN) != 0)
 			abort();
 	}
 	if (wire_get_fin(p, n, &h, &f) == 0) {
@@ -67,10 +69,12 @@ static void reset(struct rx *r)
 	for (unsigned i = 0; i < t->flows_seen; i++) {
 		uint64_t *bits = t->flow[i].bits;
 		memset(&t->flow[i], 0, sizeof t->flow[i]);
-		memset(bits, 0, SEQ_WINDOW / 8);
+		memset(bits, 0, SEQ_BITS / 8);
 		t->flow[i].bits = bits;
 	}
 	t->flows_seen = 0;
+	memset(&t->runs, 0, sizeof t->runs);
+	t->closed = 0;
 	r->received = r->bytes = r->foreign = r->truncated = r->other_run = r->other_src = 0;
 	r->have_run = 0;
 	r->run_id = r->other_id = 0;
@@ -128,9 +132,15 @@ static void check_totals(void)
 		if (trackers > 1)
 			abort();
 	}
+	for (unsigned i = 0; i < FUZZ_THREADS; i++)
+		seq_close(&rx[i].trk);
 	for (unsigned i = 1; i < FUZZ_THREADS; i++)
 		seq_merge(&rx[0].trk, &rx[i].trk);
 	seq_sum(&rx[0].trk, &t);
+	/* the loss runs cover every lost datagram, each once, but the ones the receiver discarded */
+	if (t.runs.sum != t.lost - t.discarded || t.runs.runs != t.runs.len1 + t.runs.len2_3 + t.runs.len4_15 + t.runs.len16 ||
+	    t.runs.runs > t.lost || (t.lost > t.discarded && !t.runs.runs) || t.runs.max > t.lost)
+		abort();
 	for (unsigned f = 0; f < t.flows; f++) {
 		const struct seq_flow *sf = &rx[0].trk.flow[f];
 		int fin_ok = sf->fins && sf->fin_sent >= sf->next && sf->fin_sent <= WIRE_SEQ_LIMIT;

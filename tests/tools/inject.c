@@ -10,7 +10,15 @@
  *                                     would replay or forge them (each inject is a new source)
  *   inject fin PORT RUN_ID SIZE FLOW SENT FLOWS
  *                                     one fin of FLOW claiming SENT datagrams of SIZE bytes
+ *   inject marks PORT RUN_ID SIZE N   a whole run of N datagrams on flow 0 and its fins, three
+ *                                     in ten marked otherwise (TOS 72, TTL 9) than the first
+ *                                     (TOS 32, TTL 64), as a path that remarks some would
+ *   inject runs PORT RUN_ID SIZE      a run on flow 0 with losses of known lengths (runs of 1 to
+ *                                     300 datagrams, and some at the end that only its fin counts)
  *
+ * To ::1 instead of 127.0.0.1 when INJECT_V6 is set and not empty. INJECT_JITTER_NS=X adds X
+ * to the send time of every second data datagram: each pair of them then differs in transit
+ * by X, which is what suck --jitter must find.
  * Data headers carry the time of sending, or INJECT_SEND_NS when it is set.
  * Fins are tagged under the run key in BS_RUN_KEY when it is set (as blast tags them), and
  * carry tag 0 otherwise: with a key in suck and none here, every fin is a forgery.
@@ -75,10 +83,14 @@ static uint64_t send_ns(void)
 	const char *e = getenv("INJECT_SEND_NS");
 	struct timespec ts;
 
+	const char *j = getenv("INJECT_JITTER_NS");
+	static unsigned n;
+
 	if (e)
 		return strtoull(e, NULL, 0);
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec +
+	       (j && n++ % 2 ? strtoull(j, NULL, 0) : 0);
 }
 
 static void data(uint8_t *buf, size_t size, uint32_t run, uint16_t flow, uint64_t seq)
@@ -155,6 +167,72 @@ static int hostile(uint32_t run, size_t size)
 	return 0;
 }
 
+static int v6;
+
+/* Marks every datagram sent after it: TOS (traffic class) and TTL (hop limit). */
+static void set_marks(int tos, int ttl)
+{
+	if (setsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS, &tos, sizeof tos) < 0 ||
+	    setsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_UNICAST_HOPS : IP_TTL, &ttl, sizeof ttl) < 0) {
+		perror("inject: setsockopt");
+		exit(1);
+	}
+}
+
+static int marks(uint32_t run, size_t size, uint64_t n)
+{
+	static uint8_t buf[65536];
+	uint64_t changed = 0;
+	int other = -1;
+
+	for (uint64_t s = 0; s < n; s++) {
+		int o = s % 10 >= 7;
+		if (o != other)
+			set_marks(o ? 72 : 32, o ? 9 : 64);
+		other = o;
+		changed += (uint64_t)o;
+		data(buf, size, run, 0, s);
+	}
+	set_marks(32, 64);
+	for (int i = 0; i < 3; i++)
+		fin(run, 0, n, n * size, 1);
+	printf("valid\tmarks_changed\ttos\tttl\n%llu\t%llu\t32\t64\n", (unsigned long long)n,
+	       (unsigned long long)changed);
+	return 0;
+}
+
+/* Runs of losses of known lengths, every 50 datagrams, and a tail lost after the last datagram. */
+static int runs(uint32_t run, size_t size)
+{
+	static uint8_t buf[65536];
+	static const unsigned lens[] = { 1, 1, 1, 2, 3, 3, 4, 7, 15, 16, 17, 40, 300 };
+	const unsigned nl = sizeof lens / sizeof lens[0], tail = 25;
+	uint64_t seq = 0, lost = 0, b1 = 0, b2 = 0, b4 = 0, b16 = 0;
+
+	for (unsigned k = 0; k < nl; k++) {
+		for (int i = 0; i < 50; i++)
+			data(buf, size, run, 0, seq++);
+		seq += lens[k];
+		lost += lens[k];
+		b1 += lens[k] == 1;
+		b2 += lens[k] >= 2 && lens[k] <= 3;
+		b4 += lens[k] >= 4 && lens[k] <= 15;
+		b16 += lens[k] >= 16;
+	}
+	for (int i = 0; i < 50; i++)
+		data(buf, size, run, 0, seq++);
+	seq += tail; /* the last ones lost: only the fin's sent says so */
+	lost += tail;
+	b16++;
+	for (int i = 0; i < 3; i++)
+		fin(run, 0, seq, seq * size, 1);
+	printf("sent\tlost\tloss_runs\tloss_run_max\tloss_runs_1\tloss_runs_2_3\tloss_runs_4_15\tloss_runs_16_up\n"
+	       "%llu\t%llu\t%u\t300\t%llu\t%llu\t%llu\t%llu\n", (unsigned long long)seq,
+	       (unsigned long long)lost, nl + 1, (unsigned long long)b1, (unsigned long long)b2,
+	       (unsigned long long)b4, (unsigned long long)b16);
+	return 0;
+}
+
 static int script(uint32_t run, size_t size, uint64_t n)
 {
 	static uint8_t buf[65536];
@@ -189,18 +267,21 @@ static int script(uint32_t run, size_t size, uint64_t n)
 int main(int argc, char **argv)
 {
 	struct sockaddr_in to = { .sin_family = AF_INET };
+	struct sockaddr_in6 to6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
 	uint32_t run;
 	size_t size;
 
-	if (argc < 5 || (strcmp(argv[1], "script") == 0 && argc < 6) ||
+	if (argc < 5 || ((strcmp(argv[1], "script") == 0 || strcmp(argv[1], "marks") == 0) && argc < 6) ||
 	    ((strcmp(argv[1], "data") == 0 || strcmp(argv[1], "fin") == 0) && argc < 8)) {
-		fprintf(stderr, "usage: inject hostile|script PORT RUN_ID SIZE [N]\n"
+		fprintf(stderr, "usage: inject hostile|script|marks|runs PORT RUN_ID SIZE [N]\n"
 				"       inject data PORT RUN_ID SIZE FLOW SEQ N\n"
 				"       inject fin PORT RUN_ID SIZE FLOW SENT FLOWS\n");
 		return 2;
 	}
 	to.sin_port = htons((uint16_t)strtoul(argv[2], NULL, 10));
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	to6.sin6_port = to.sin_port;
+	v6 = getenv("INJECT_V6") && *getenv("INJECT_V6");
 	run = (uint32_t)strtoul(argv[3], NULL, 10);
 	size = strtoul(argv[4], NULL, 10);
 	fin_size = size;
@@ -213,8 +294,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "inject: %s\n", why);
 		return 2;
 	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof to) < 0) {
+	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || (v6 ? connect(fd, (struct sockaddr *)&to6, sizeof to6) :
+			    connect(fd, (struct sockaddr *)&to, sizeof to)) < 0) {
 		perror("inject: socket");
 		return 1;
 	}
@@ -233,5 +315,9 @@ int main(int argc, char **argv)
 		    (uint16_t)strtoul(argv[7], NULL, 0));
 		return 0;
 	}
+	if (strcmp(argv[1], "marks") == 0)
+		return marks(run, size, strtoull(argv[5], NULL, 10));
+	if (strcmp(argv[1], "runs") == 0)
+		return runs(run, size);
 	return script(run, size, strtoull(argv[5], NULL, 10));
 }

@@ -261,7 +261,7 @@ static void test_gap_clear(void)
 			const struct seq_flow *f = &t.flow[0];
 
 			memset(&t.flow[0], 0, offsetof(struct seq_flow, bits));
-			memset(t.flow[0].bits, 0xff, SEQ_WINDOW / 8); /* stale bits everywhere */
+			memset(t.flow[0].bits, 0xff, SEQ_BITS / 8); /* stale bits everywhere */
 			for (uint64_t s = 0; s < n0; s++)
 				seq_seen(&t, 0, s);
 			seq_seen(&t, 0, top);         /* gap n0 .. top-1; window top+1-W .. top */
@@ -315,6 +315,47 @@ static void model_seq(struct model *m, uint64_t seq)
 		m->valid++;
 		m->reordered++;
 	}
+}
+
+/* The loss runs of the model's flow over [0, sent): what seq_close must find. */
+static void model_runs(const struct model *m, uint64_t sent, struct seq_runs *r)
+{
+	uint64_t open = 0;
+
+	for (uint64_t s = 0; s <= sent; s++) {
+		if (s < sent && (s >= m->next || !m->seen[s])) {
+			open++;
+			continue;
+		}
+		if (!open)
+			continue;
+		r->runs++;
+		r->sum += open;
+		if (open > r->max)
+			r->max = open;
+		if (open == 1)
+			r->len1++;
+		else if (open < 4)
+			r->len2_3++;
+		else if (open < 16)
+			r->len4_15++;
+		else
+			r->len16++;
+		open = 0;
+	}
+}
+
+static int runs_eq(const struct seq_runs *a, const struct seq_runs *b, const char *name)
+{
+	int eq = a->runs == b->runs && a->max == b->max && a->sum == b->sum && a->len1 == b->len1 &&
+		 a->len2_3 == b->len2_3 && a->len4_15 == b->len4_15 && a->len16 == b->len16;
+
+	CHECK(eq, "%s: runs %llu/%llu max %llu/%llu sum %llu/%llu 1:%llu/%llu 2-3:%llu/%llu "
+	      "4-15:%llu/%llu 16+:%llu/%llu (tracker/model)", name, ULL(a->runs), ULL(b->runs),
+	      ULL(a->max), ULL(b->max), ULL(a->sum), ULL(b->sum), ULL(a->len1), ULL(b->len1),
+	      ULL(a->len2_3), ULL(b->len2_3), ULL(a->len4_15), ULL(b->len4_15), ULL(a->len16),
+	      ULL(b->len16));
+	return eq;
 }
 
 static void both(struct seq_tracker *t, struct model *m, unsigned flow, uint64_t seq)
@@ -385,9 +426,16 @@ static void test_wrap(void)
 	expect_flow(&t, 0, valid + resent, dup, resent, late, "wrap all");
 	CHECK(m.valid == valid + resent && m.dup == dup && m.late == late && m.reordered == resent,
 	      "wrap: the model agrees");
+	seq_close(&t);
 	sum(&t, &s, "wrap");
 	expect_total(&s, n, valid + resent, missing - resent, 1, "wrap");
 	CHECK(s.late == late && s.dup == dup, "wrap totals");
+	{
+		struct seq_runs want = { 0 };
+		model_runs(&m, n, &want);
+		runs_eq(&s.runs, &want, "wrap runs");
+		CHECK(s.runs.sum == s.lost, "wrap: runs add up to lost %llu", ULL(s.lost));
+	}
 	seq_free(&t);
 	free(m.seen);
 }
@@ -433,15 +481,81 @@ static void test_random(void)
 		CHECK(m[f].dup > 100 && m[f].late > 100 && m[f].reordered > 100,
 		      "random flow %u reaches every case: dup %llu late %llu reordered %llu", f,
 		      ULL(m[f].dup), ULL(m[f].late), ULL(m[f].reordered));
-		free(m[f].seen);
 	}
 	{
 		struct seq_total s;
+		struct seq_runs want = { 0 };
+		for (unsigned f = 0; f < 3; f++)
+			model_runs(&m[f], m[f].next, &want);
+		seq_close(&t);
 		sum(&t, &s, "random");
 		CHECK(s.flows == 3 && s.sent == m[0].next + m[1].next + m[2].next, "random sent %llu",
 		      ULL(s.sent));
+		runs_eq(&s.runs, &want, "random runs");
+		CHECK(s.runs.sum == s.lost, "random: runs add up to lost %llu", ULL(s.lost));
 	}
+	for (unsigned f = 0; f < 3; f++)
+		free(m[f].seen);
 	seq_free(&t);
+}
+
+/* Loss runs of known lengths: scattered single losses, bursts of every bucket, a burst across
+ * a word and across the window's turn, a run filled in part by a reordered datagram, a big
+ * jump, duplicates and late ones (which change nothing), and a tail after the last datagram
+ * seen up to a fin's sent; then the same over two trackers merged. */
+static void test_loss_runs(void)
+{
+	static const uint64_t bursts[] = { 1, 1, 2, 3, 4, 15, 16, 17, 63, 64, 65, 200, 1000 };
+	struct seq_tracker t, u;
+	struct seq_total s;
+	struct model m = { 0 };
+	struct seq_runs want = { 0 }, none = { 0 };
+	uint64_t seq = 0;
+	int rounds = 0;
+
+	m.cap = 40 * W;
+	m.seen = calloc(m.cap, 1);
+	init(&t, "loss runs");
+	/* Rounds of: 500 in order, a burst lost, until past several laps of the bitmap. */
+	while (seq < 9 * W) {
+		for (int i = 0; i < 500; i++)
+			both(&t, &m, 0, seq++);
+		seq += bursts[rounds++ % (sizeof bursts / sizeof bursts[0])];
+		both(&t, &m, 0, seq++);
+		if (rounds % 7 == 0) { /* a reordered one fills the middle of the last burst */
+			if (bursts[(rounds - 1) % (sizeof bursts / sizeof bursts[0])] >= 3)
+				both(&t, &m, 0, seq - 3);
+			both(&t, &m, 0, seq - 1); /* and a dup */
+		}
+		if (rounds % 11 == 0)
+			both(&t, &m, 0, seq > W + 10 ? seq - W - 10 : 0); /* late, or dup near the start */
+	}
+	seq += 3 * W + 17;            /* a jump of more than the bitmap */
+	for (int i = 0; i < 1000; i++)
+		both(&t, &m, 0, seq++);
+	seq_fin(&t, 0, seq + 40, (seq + 40) * 100, 100, 1); /* 40 lost at the end */
+	model_runs(&m, seq + 40, &want);
+	CHECK(want.len1 && want.len2_3 && want.len4_15 && want.len16 && want.max > 3 * W,
+	      "loss runs: the model reaches every bucket");
+	seq_close(&t);
+	seq_close(&t); /* once only */
+	sum(&t, &s, "loss runs");
+	runs_eq(&s.runs, &want, "loss runs");
+	CHECK(s.runs.sum == s.lost, "loss runs add up to lost %llu (%llu)", ULL(s.lost), ULL(s.runs.sum));
+
+	/* No loss: no run. In order over several laps, then a tracker merged into it. */
+	init(&u, "no loss");
+	for (uint64_t i = 0; i < 5 * W; i++)
+		seq_seen(&u, 3, i);
+	seq_close(&u);
+	sum(&u, &s, "no loss");
+	runs_eq(&s.runs, &none, "no loss");
+	seq_merge(&u, &t);
+	sum(&u, &s, "merged");
+	runs_eq(&s.runs, &want, "merged");
+	seq_free(&u);
+	seq_free(&t);
+	free(m.seen);
 }
 
 static void test_flows(void)
@@ -698,6 +812,7 @@ int main(void)
 	test_gap_clear();
 	test_wrap();
 	test_random();
+	test_loss_runs();
 	test_flows();
 	test_fin();
 	test_merge();

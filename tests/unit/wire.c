@@ -128,15 +128,43 @@ static void test_reject(void)
 		CHECK(wire_get_hdr(buf, sizeof buf, &out) == (v == 1 ? 0 : -1), "version %d", v);
 	}
 
-	/* Type: only 0 and 1. */
+	/* Type: only 0, 1 and 2 (a request). */
 	for (int t = 0; t < 256; t++) {
 		memcpy(buf, good, sizeof buf);
 		buf[5] = (uint8_t)t;
 		memset(&out, 0, sizeof out);
 		int r = wire_get_hdr(buf, sizeof buf, &out);
-		CHECK(r == (t <= 1 ? 0 : -1), "type %d: %d", t, r);
-		if (t <= 1)
+		CHECK(r == (t <= 2 ? 0 : -1), "type %d: %d", t, r);
+		if (t <= 2)
 			CHECK(out.type == t, "type %d decoded as %u", t, out.type);
+	}
+
+	/* A request's reserved field is the reply's size: 0, or 32..65527; in data or a fin, 0. */
+	static const struct { uint32_t size; int ok; } replies[] = {
+		{ 0, 1 }, { 1, 0 }, { 31, 0 }, { 32, 1 }, { 1450, 1 }, { 65527, 1 }, { 65528, 0 },
+		{ 0x10000, 0 }, { 0x80000000u, 0 }, { 0xffffffffu, 0 },
+	};
+	for (size_t i = 0; i < sizeof replies / sizeof replies[0]; i++)
+		for (int t = 0; t <= 2; t++) {
+			memcpy(buf, good, sizeof buf);
+			buf[5] = (uint8_t)t;
+			buf[12] = (uint8_t)(replies[i].size >> 24);
+			buf[13] = (uint8_t)(replies[i].size >> 16);
+			buf[14] = (uint8_t)(replies[i].size >> 8);
+			buf[15] = (uint8_t)replies[i].size;
+			int want = (replies[i].ok && (t == WIRE_REQ || replies[i].size == 0)) ? 0 : -1;
+			memset(&out, 0, sizeof out);
+			CHECK(wire_get_hdr(buf, sizeof buf, &out) == want, "type %d reply size %u", t, replies[i].size);
+			if (want == 0)
+				CHECK(wire_get_reply(buf) == replies[i].size, "reply size %u", replies[i].size);
+		}
+	{
+		struct wire_hdr rq = { .type = WIRE_REQ, .flow = 3, .run_id = 9, .seq = 5 }, back;
+		wire_put_hdr(buf, &rq);
+		CHECK(be(buf + 12, 4) == 0, "a header is written with reserved 0");
+		wire_put_reply(buf, 4000);
+		CHECK(wire_get_hdr(buf, sizeof buf, &back) == 0 && back.type == WIRE_REQ && wire_get_reply(buf) == 4000 &&
+		      be(buf + 12, 4) == 4000, "a request round trip");
 	}
 
 	/* Flow: 0 .. WIRE_MAX_FLOWS-1 only. */
@@ -355,7 +383,8 @@ static void test_fin(void)
 static int hdr_ok(const uint8_t *p, size_t len)
 {
 	return len >= 32 && p[0] == 'B' && p[1] == 'L' && p[2] == 'S' && p[3] == 'T' && p[4] == 1 &&
-	       p[5] <= 1 && be(p + 6, 2) < WIRE_MAX_FLOWS && be(p + 12, 4) == 0 &&
+	       p[5] <= 2 && be(p + 6, 2) < WIRE_MAX_FLOWS &&
+	       (be(p + 12, 4) == 0 || (p[5] == 2 && be(p + 12, 4) >= 32 && be(p + 12, 4) <= 65527)) &&
 	       be(p + 16, 8) < (1ull << 48); /* DESIGN.md, not the constant under test */
 }
 

@@ -1,0 +1,214 @@
+/* rtt: blast --rtt, round trips to suck --echo (netperf UDP_RR, sockperf ping-pong, neper
+ * udp_rr). A flow keeps --outstanding requests in flight: each a datagram of type WIRE_REQ
+ * whose reserved field asks for a reply of --reply-size bytes, timed from the send call to the
+ * reply's arrival on CLOCK_MONOTONIC. A request unanswered after --rtt-timeout is counted lost
+ * and its place taken by a new one, so a lost datagram costs one timeout of one slot, never the
+ * run (netperf's UDP_RR stalls on the first loss). At the end the flow waits for what is in
+ * flight (at most one timeout), so that every request sent is answered or lost:
+ * sent == transactions + rtt_lost. The clock is read once per request, once per wake-up and
+ * once per reply: what the option asks for. */
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "blast.h"
+#include "sys.h"
+#include "wire.h"
+
+#define RTT_MIN_SLOTS 1024u     /* requests that may be between the oldest in flight and the newest */
+#define RTT_WAKE_NS 20000000ull /* the longest wait: signals, -t and progress lines are seen this often */
+#define RTT_BUF 65536           /* a reply of any size, and one byte more than any can be */
+
+struct rtt_slot {
+	uint64_t seq1;          /* the request's sequence + 1 while it is in flight, 0 = free */
+	uint64_t t_ns;          /* when it was sent */
+};
+
+struct rtt_flow {
+	struct rtt_slot *slots;
+	uint64_t mask;          /* slots - 1 */
+	uint8_t *buf;           /* replies */
+	uint64_t lo;            /* the oldest request that may be in flight */
+	unsigned outstanding;
+	uint64_t transactions, lost, late, foreign;
+	struct hist rtt;
+};
+
+int rtt_setup(struct flow *f)
+{
+	struct rtt_flow *r = calloc(1, sizeof *r);
+	uint64_t n = RTT_MIN_SLOTS;
+
+	f->rtt = r;
+	if (!r)
+		return -1;
+	/* Room for 64 requests per slot of the window between the oldest unanswered request and
+	 * the newest: only a window that full waits for the oldest to time out. */
+	while (n < 64ull * f->cfg->outstanding)
+		n *= 2;
+	r->mask = n - 1;
+	r->slots = calloc(n, sizeof *r->slots);
+	r->buf = malloc(RTT_BUF);
+	return r->slots && r->buf ? 0 : -1;
+}
+
+void rtt_free(struct flow *f)
+{
+	if (!f->rtt)
+		return;
+	free(f->rtt->slots);
+	free(f->rtt->buf);
+	free(f->rtt);
+	f->rtt = NULL;
+}
+
+/* Requests unanswered for the timeout are lost; lo moves past what is answered or lost. */
+static void expire(struct rtt_flow *r, uint64_t hi, uint64_t now, uint64_t timeout)
+{
+	while (r->lo < hi) {
+		struct rtt_slot *s = &r->slots[r->lo & r->mask];
+		if (s->seq1 == r->lo + 1) {
+			if (now - s->t_ns < timeout)
+				return;
+			s->seq1 = 0;
+			r->lost++;
+			r->outstanding--;
+		}
+		r->lo++;
+	}
+}
+
+/* A reply of this flow to one of its requests in flight, of the size asked for: its round
+ * trip. An answer to a request already answered or lost is late; anything else foreign. */
+static void take_reply(struct flow *f, size_t len, uint64_t now)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	struct rtt_flow *r = f->rtt;
+	size_t want = cfg->reply_size ? cfg->reply_size : cfg->size;
+	struct wire_hdr h;
+	struct rtt_slot *s;
+
+	if (len != want || wire_get_hdr(r->buf, len, &h) < 0 || h.type != WIRE_REQ || h.run_id != cfg->run_id ||
+	    h.flow != f->id || wire_get_reply(r->buf) != cfg->reply_size || h.seq >= f->sent) {
+		r->foreign++;
+		return;
+	}
+	s = &r->slots[h.seq & r->mask];
+	if (h.seq < r->lo || s->seq1 != h.seq + 1) {
+		r->late++;
+		return;
+	}
+	s->seq1 = 0;
+	r->outstanding--;
+	r->transactions++;
+	hist_add(&r->rtt, now - s->t_ns);
+}
+
+/* A send or receive error: counted by errno; 0 to go on, -1 for one that ends the flow. */
+static int rtt_error(struct flow *f, int e, const char *call)
+{
+	if (e == EINTR || e == EAGAIN)
+		return 0;
+	f->errors++;
+	f->err_by[e < BLAST_ERRNOS ? e : 0]++;
+	if (e == ECONNREFUSED || e == ENOBUFS || e == ENOMEM)
+		return 0;
+	sys_error_set(&f->error, call, e);
+	f->stop = BLAST_STOP_ERROR;
+	return -1;
+}
+
+void rtt_run(struct flow *f)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	struct rtt_flow *r = f->rtt;
+	uint64_t timeout = (uint64_t)(cfg->rtt_timeout_s * 1e9);
+	uint64_t now = sys_mono_ns(), wall = sys_real_ns() - now, last_send = now;
+	struct pollfd pfd = { .fd = f->fd, .events = POLLIN };
+	int sending = 1;
+
+	f->start_ns = f->end_ns = now;
+	f->stop = BLAST_STOP_TIME;
+	for (;;) {
+		uint64_t until;
+		struct timespec ts;
+
+		if (sending && sys_stop) {
+			f->stop = BLAST_STOP_SIGNAL;
+			sending = 0;
+		} else if (sending && f->deadline_ns && now >= f->deadline_ns) {
+			sending = 0;
+		} else if (sending && f->sent >= f->quota) {
+			f->stop = BLAST_STOP_COUNT;
+			sending = 0;
+		}
+		expire(r, f->sent, now, timeout);
+		while (sending && r->outstanding < cfg->outstanding && f->sent - r->lo <= r->mask &&
+		       f->sent < f->quota) {
+			uint8_t *req = f->bufs;
+			wire_put_seq(req, f->sent, now + wall);
+			if (send(f->fd, req, cfg->size, 0) < 0) {
+				if (rtt_error(f, errno, "send") < 0)
+					sending = 0;
+				break; /* and wait a while: nothing listening yet, or the buffer full */
+			}
+			f->calls++;
+			r->slots[f->sent & r->mask] = (struct rtt_slot){ .seq1 = f->sent + 1, .t_ns = now };
+			r->outstanding++;
+			f->sent++;
+			f->bytes += cfg->size;
+			hist_add(&f->gaps, now - last_send);
+			last_send = now;
+			now = sys_mono_ns();
+		}
+		atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
+		if (!sending && r->outstanding == 0)
+			break;
+		/* Wait for a reply, at most until the oldest request times out, -t, the next
+		 * progress line, or RTT_WAKE_NS. */
+		until = now + RTT_WAKE_NS;
+		if (r->outstanding && r->slots[r->lo & r->mask].t_ns + timeout < until)
+			until = r->slots[r->lo & r->mask].t_ns + timeout;
+		if (sending && f->deadline_ns && f->deadline_ns < until)
+			until = f->deadline_ns;
+		if (f->progress_ns && f->progress_ns < until)
+			until = f->progress_ns;
+		ts.tv_sec = 0;
+		ts.tv_nsec = until > now ? (long)(until - now) : 0;
+		if (ppoll(&pfd, 1, &ts, NULL) < 0 && rtt_error(f, errno, "ppoll") < 0)
+			sending = 0;
+		for (;;) {
+			ssize_t len = recv(f->fd, r->buf, RTT_BUF, MSG_DONTWAIT | MSG_TRUNC);
+			if (len < 0) {
+				if (errno != EAGAIN && rtt_error(f, errno, "recv") < 0)
+					sending = 0;
+				break;
+			}
+			take_reply(f, (size_t)len, sys_mono_ns());
+		}
+		now = sys_mono_ns();
+		if (f->progress_ns && now >= f->progress_ns)
+			f->progress_ns = progress_line(now);
+	}
+	f->end_ns = now;
+	flow_fins(f, f->end_ns - f->start_ns);
+}
+
+void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t)
+{
+	memset(t, 0, sizeof *t);
+	for (unsigned i = 0; i < n; i++) {
+		const struct rtt_flow *r = fs[i].rtt;
+		if (!r)
+			continue;
+		t->transactions += r->transactions;
+		t->lost += r->lost;
+		t->late += r->late;
+		t->foreign += r->foreign;
+		hist_merge(&t->rtt, &r->rtt);
+	}
+}
