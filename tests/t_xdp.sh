@@ -173,10 +173,17 @@ if start_listener xdp-bg ip netns exec "$R" "$BIN/suck" -m xdp -a "$A4" -p 0 -o 
 		ip -n "$S" neigh flush dev "$DS" 2>/dev/null
 		inS "$BIN/blast" -a "$a" -p 9 -n 1 -o tsv >/dev/null 2>&1
 		check "$n: the sender's neighbour $a resolved (ARP or ND) while the program is on" resolved "$a"
-		if start_listener "$n" ip netns exec "$R" "$BIN/suck" -m buffer -a "$a" -p 0 -o tsv -t 30; then
-			inS "$BIN/blast" -a "$a" -p "$PORT" -n 3000 -r 30000 -s 500 -o tsv >/dev/null 2>&1
+		if start_listener "$n" ip netns exec "$R" "$BIN/suck" -m buffer -a "$a" -p 0 -R 4M -o tsv -t 30; then
+			tx0=$(inS cat "/sys/class/net/$DS/statistics/tx_dropped")
+			inS "$BIN/blast" -a "$a" -p "$PORT" -n 3000 -r 10000 -s 500 -o tsv >/dev/null 2>&1
 			check "$n: suck -m buffer on another port ends on the fin" wait_pid "$LISTENER_PID" 20
-			check "$n: every datagram there ($(field "$TMP/$n.out" valid) of 3000)" test "$(field "$TMP/$n.out" valid)" = 3000
+			f=$TMP/$n.out
+			# Under load a few may be lost in the kernel's queues: at the sender's veth (its
+			# ring to the peer full: tx_dropped) or at the socket (dropped). Nothing else may
+			# be missing: a datagram the program took would be lost to this socket unseen.
+			txd=$(($(inS cat "/sys/class/net/$DS/statistics/tx_dropped") - tx0))
+			check "$n: all 3000 there ($(field "$f" valid)), or lost only in the queues (dropped $(field "$f" dropped), the veth's tx_dropped $txd)" \
+				test "$(field "$f" sent)" = 3000 -a "$(field "$f" lost)" -eq $(($(field "$f" dropped) + txd))
 		else
 			fail "$n: suck -m buffer did not start"
 		fi
