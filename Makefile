@@ -22,7 +22,7 @@ SUCK_LIB   := $(filter-out $(O)/suck/main.o,$(SUCK_OBJ))
 BLAST_LIB  := $(filter-out $(O)/blast/main.o,$(BLAST_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
-.PHONY: all test unit check perf bench reproduce fuzz clean ndr sweep latency
+.PHONY: all test unit check perf bench bench-wire reproduce fuzz clean ndr sweep latency
 all: $(B)/blast $(B)/suck $(B)/netdev
 
 # The version string changes with every commit: only common/version.o embeds it, so a new
@@ -50,11 +50,12 @@ $(B)/suck: $(SUCK_OBJ) $(COMMON_OBJ)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# bare: the bare system-call loops `make perf` sets beside blast and suck; one file, no common/.
-$(B)/bare: perf/bare.c
+# bare: the bare system-call loops `make perf` sets beside blast and suck; one file, and of
+# common/ only the AF_XDP setup its --xdp shares with suck -m xdp.
+$(B)/bare: perf/bare.c $(O)/common/bpf.o $(O)/common/xsk.o
 	@mkdir -p $(@D)
 	@echo "  LD  $@"
-	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # netdev: the device settings wire mode needs (ethtool features, NAPI threads) through the
 # kernel's ioctl, so the scripts need no ethtool; one file, no common/.
@@ -112,6 +113,11 @@ clean:
 # call a difference; README, make bench): under three minutes (scripts/suite says why).
 bench: all
 	sh scripts/suite
+
+# The same on the wire (as root): suck and blast in two network namespaces joined by a veth pair,
+# the receiving NAPI in a kernel thread on suck's CPU and counted (scripts/lib/wire.sh).
+bench-wire: all
+	sh scripts/suite --wire
 
 # Three published tables beside this machine's (scripts/reproduce all): the 2014 lua-l post
 # (3 variants x 3 runs x 10 s), the 2018 UDP GSO and UDP GRO commits (2 rows x 3 runs x 4 s

@@ -4,22 +4,28 @@
  *   bare send -p PORT -s SIZE -t SECS [-b N] [-g SEGS]   sendto, sendmmsg (-b), UDP GSO (-g)
  *   bare recv -p PORT [-n COUNT] [-b N] [-R BYTES]       recvfrom, recvmmsg MSG_WAITFORONE (-b)
  *   bare recv -p PORT --uring [-n COUNT] [-R BYTES]      io_uring multishot recvmsg, buffer ring
+ *   bare recv -p PORT --xdp DEV -a ADDR [-n COUNT]       AF_XDP RX ring of DEV's queue 0
  *   bare recv -p PORT --epoll [-b N] [-n COUNT]          epoll_wait, then recvmsg (recvmmsg) to EAGAIN
  *   bare recv -p PORT --pool N [-b N] [--queue SLOTS]    one reader, N workers, suck's ring
  *   bare sink -p PORT [--idle SECS]                      a bound socket nobody reads
  *   bare port                                            a free TCP and UDP port on 127.0.0.1
  *
- * Always 127.0.0.1, no headers, no payload work. Like blast, the sender reads CLOCK_MONOTONIC
+ * Always 127.0.0.1 (but --xdp: -a, on DEV), no headers, no payload work. Like blast, the sender reads CLOCK_MONOTONIC
  * once per call (its time limit needs it); like suck, the receiver reads it once per call with
  * -b and every 64 datagrams without, and its CPU is counted from the listening line on. The
  * report is one tsv line under a header, with blast's and suck's column names.
- * Exit: 0 done, 1 a failed call, 2 bad usage, 4 no UDP GSO in this kernel. */
+ * Exit: 0 done, 1 a failed call, 2 bad usage, 4 no UDP GSO (no AF_XDP or native XDP on DEV)
+ * in this kernel. The one part not in this file: --xdp's program and socket setup, suck's own
+ * (common/xsk.c, common/bpf.c), so that both drain rings set up alike. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <error.h>
 #include <getopt.h>
+#include <linux/if_link.h>
 #include <linux/io_uring.h>
+#include <net/if.h>
 #include <linux/sock_diag.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <poll.h>
@@ -39,6 +45,9 @@
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "bpf.h"
+#include "xsk.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -65,6 +74,8 @@ static int cfg_rcvbuf;      /* recv: SO_RCVBUF, 0 = the kernel's default */
 static int cfg_cpu = -1;
 static double cfg_idle;     /* sink: 0 = until a signal */
 static int cfg_uring;       /* recv: io_uring instead of recvfrom/recvmmsg */
+static const char *cfg_xdp; /* recv: AF_XDP on this device instead */
+static const char *cfg_addr = "127.0.0.1"; /* recv --xdp: the address the program takes UDP for */
 static int cfg_epoll;       /* recv: a non-blocking socket and epoll, level-triggered */
 static unsigned cfg_pool;   /* recv: workers that take the reader's batches, 0 = no pool */
 static unsigned cfg_queue = 8; /* recv --pool: batches that may wait, suck's --queue */
@@ -82,6 +93,7 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: bare send -p PORT -s SIZE -t SECS [-b N] [-g SEGS] [--cpu N]\n"
 "       bare recv -p PORT [-n COUNT] [-b N | --uring] [-R BYTES] [--cpu N]\n"
+"       bare recv -p PORT --xdp DEV -a ADDR [-n COUNT] [--cpu N]\n"
 "       bare recv -p PORT --epoll | --pool N [--queue SLOTS] [-n COUNT] [-b N] [-R BYTES] [--cpu N]\n"
 "       bare sink -p PORT [--idle SECS] [--cpu N]\n"
 "       bare port\n"
@@ -92,6 +104,8 @@ static void usage(FILE *out)
 "        datagrams, %d s after the last one, or on SIGINT/SIGTERM; -p 0 = a free port;\n"
 "        -R BYTES sets SO_RCVBUF as suck -R does (past rmem_max as root);\n"
 "        --uring: io_uring multishot recvmsg over a provided buffer ring, as suck -m uring\n"
+"        --xdp DEV: suck -m xdp's program and AF_XDP socket on DEV's queue 0, for UDP to\n"
+"        -a ADDR (an address of DEV) and PORT; every frame counted, none parsed\n"
 "        --epoll: non-blocking, epoll_wait, then recvmsg (-b: recvmmsg) until EAGAIN or a\n"
 "        short batch, as suck -m epoll; --pool N: recvmmsg -b batches (32) handed to N\n"
 "        worker threads through a ring of --queue SLOTS waiting batches (8), as suck -m pool\n"
@@ -144,7 +158,7 @@ static double secs(const char *opt, const char *s)
 
 static void parse_opts(int argc, char **argv)
 {
-	enum { O_CPU = 256, O_IDLE, O_URING, O_EPOLL, O_POOL, O_QUEUE };
+	enum { O_CPU = 256, O_IDLE, O_URING, O_EPOLL, O_POOL, O_QUEUE, O_XDP };
 	static const struct option longs[] = {
 		{ "port", required_argument, 0, 'p' }, { "size", required_argument, 0, 's' },
 		{ "time", required_argument, 0, 't' }, { "batch", required_argument, 0, 'b' },
@@ -152,6 +166,7 @@ static void parse_opts(int argc, char **argv)
 		{ "rcvbuf", required_argument, 0, 'R' },
 		{ "cpu", required_argument, 0, O_CPU }, { "idle", required_argument, 0, O_IDLE },
 		{ "uring", no_argument, 0, O_URING }, { "epoll", no_argument, 0, O_EPOLL },
+		{ "xdp", required_argument, 0, O_XDP }, { "addr", required_argument, 0, 'a' },
 		{ "pool", required_argument, 0, O_POOL }, { "queue", required_argument, 0, O_QUEUE },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
@@ -169,7 +184,7 @@ static void parse_opts(int argc, char **argv)
 		bad("unknown mode '%s': send, recv, sink or port", cfg_mode);
 	opterr = 0;
 	optind = 2;
-	while ((c = getopt_long(argc, argv, ":p:s:t:b:g:n:R:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:s:t:b:g:n:R:a:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'p': cfg_port = (unsigned)num("-p", optarg, 0, 65535); port_set = 1; break;
 		case 's': cfg_size = (unsigned)num("-s", optarg, 1, 65507); break;
@@ -180,6 +195,8 @@ static void parse_opts(int argc, char **argv)
 		case 'R': cfg_rcvbuf = (int)num("-R", optarg, 4096, 1u << 30); break;
 		case O_IDLE: cfg_idle = secs("--idle", optarg); break;
 		case O_URING: cfg_uring = 1; break;
+		case O_XDP: cfg_xdp = optarg; break;
+		case 'a': cfg_addr = optarg; break;
 		case O_EPOLL: cfg_epoll = 1; break;
 		case O_POOL: cfg_pool = (unsigned)num("--pool", optarg, 1, 64); break;
 		case O_QUEUE: cfg_queue = (unsigned)num("--queue", optarg, 1, 1024); break;
@@ -193,6 +210,11 @@ static void parse_opts(int argc, char **argv)
 		bad("unexpected argument '%s'", argv[optind]);
 	if (cfg_uring && (strcmp(cfg_mode, "recv") || cfg_batch > 1))
 		bad("--uring is a way to recv, without -b");
+	if (cfg_xdp && (strcmp(cfg_mode, "recv") || cfg_batch > 1 || cfg_uring || cfg_epoll || cfg_pool ||
+			cfg_rcvbuf))
+		bad("--xdp is a way to recv, without -b, --uring, --epoll, --pool or -R");
+	if (strcmp(cfg_addr, "127.0.0.1") && !cfg_xdp)
+		bad("-a is for recv --xdp; the others are on 127.0.0.1");
 	if ((cfg_epoll || cfg_pool) && (strcmp(cfg_mode, "recv") || cfg_uring || (cfg_epoll && cfg_pool)))
 		bad("--epoll and --pool are ways to recv, one at a time, not with --uring");
 	if (cfg_pool && cfg_batch == 1)
@@ -271,7 +293,7 @@ static void report(const char *count_key, uint64_t n, uint64_t calls, uint64_t e
 	double dur = (double)(t1 - t0) / 1e9;
 	double user = cpu_s(0) - u0, sys = cpu_s(1) - s0;
 	const char *call = !strcmp(cfg_mode, "send") ? (cfg_batch > 1 ? "sendmmsg" : "sendto") :
-			   cfg_uring ? "io_uring" : cfg_epoll ? (cfg_batch > 1 ? "epoll+recvmmsg" : "epoll+recvmsg") :
+			   cfg_uring ? "io_uring" : cfg_xdp ? "af_xdp" : cfg_epoll ? (cfg_batch > 1 ? "epoll+recvmmsg" : "epoll+recvmsg") :
 			   cfg_pool ? "pool+recvmmsg" : (cfg_batch > 1 ? "recvmmsg" : "recvfrom");
 
 	printf("tool\tmode\tcall\tsize\tbatch\tgso\tstop\t%s\tcalls\terrors\tduration_s\tpps\t"
@@ -808,6 +830,92 @@ static void do_recv_pool(void)
 	free(p.free_slots);
 }
 
+/* recv --xdp DEV: suck -m xdp's program, map and AF_XDP socket (common/xsk.c) on queue 0, a
+ * UDP socket bound to ADDR:PORT beside as suck's; the RX ring drained in batches, every frame
+ * counted and given back to the fill ring, poll only when the ring is empty, the clock read
+ * once per batch. The program goes with the process (a BPF link). */
+static void do_recv_xdp(void)
+{
+	static struct bpf_insn insn[BPF_ASM_MAX];
+	static char log[64 * 1024];
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM, .ai_flags = AI_NUMERICHOST }, *res;
+	struct net_addr bound = { .len = sizeof bound.ss };
+	struct xsk_match m;
+	struct xsk x;
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t got = 0, calls = 0, first = 0, last = 0;
+	uint32_t cons, prod, key = 0;
+	const char *why = "count", *call = "";
+	unsigned ifindex = if_nametoindex(cfg_xdp);
+	double u0, s0;
+	int fd, map, prog = -1, link, n; /* prog: clang cannot see that error(1, ...) does not return */
+
+	if (!ifindex)
+		error(2, errno, "--xdp %s", cfg_xdp);
+	if (getaddrinfo(cfg_addr, NULL, &hints, &res) != 0)
+		bad("-a '%s': a numeric IPv4 or IPv6 address", cfg_addr);
+	memcpy(&bound.ss, res->ai_addr, res->ai_addrlen);
+	freeaddrinfo(res);
+	((struct sockaddr_in *)&bound.ss)->sin_port = htons((uint16_t)cfg_port); /* same place in _in6 */
+	if ((fd = socket(bound.ss.ss_family, SOCK_DGRAM, 0)) < 0 ||
+	    bind(fd, (struct sockaddr *)&bound.ss, bound.ss.ss_family == AF_INET ? sizeof(struct sockaddr_in) :
+		 sizeof(struct sockaddr_in6)) < 0 || getsockname(fd, (struct sockaddr *)&bound.ss, &bound.len) < 0)
+		error(1, errno, "bind %s:%u", cfg_addr, cfg_port);
+	xsk_match_of(&bound, ifindex, &m);
+	if ((map = bpf_map_new(BPF_MAP_TYPE_XSKMAP, 4, 4, 1, "bare_xsks")) < 0)
+		error(4, errno, "bpf BPF_MAP_CREATE of an XSKMAP");
+	if ((n = xsk_prog(&m, map, 0, insn)) < 0 ||
+	    (prog = bpf_prog_new(BPF_PROG_TYPE_XDP, insn, (unsigned)n, "bare_xdp", log, sizeof log)) < 0)
+		error(1, errno, "bpf BPF_PROG_LOAD; the verifier's log:\n%s", log);
+	if (xsk_open(&x, ifindex, 0, 0, &call) < 0)
+		error(errno == EOPNOTSUPP || errno == EPERM || errno == EAFNOSUPPORT ? 4 : 1, errno, "%s", call);
+	if (bpf_map_put(map, &key, &x.fd) < 0)
+		error(1, errno, "bpf BPF_MAP_UPDATE_ELEM");
+	if ((link = bpf_xdp_link(prog, ifindex, XDP_FLAGS_DRV_MODE)) < 0)
+		error(errno == EOPNOTSUPP || errno == EINVAL ? 4 : 1, errno, "bpf BPF_LINK_CREATE on %s (native XDP)",
+		      cfg_xdp);
+	fprintf(stderr, "bare: listening on %s:%u\n", cfg_addr, ntohs(m.port));
+	pfd.fd = x.fd;
+	cons = *x.rx.consumer;
+	prod = *x.fill.producer;
+	u0 = cpu_s(0);
+	s0 = cpu_s(1);
+	while (!cfg_count || got < cfg_count) {
+		uint32_t k = __atomic_load_n(x.rx.producer, __ATOMIC_ACQUIRE) - cons;
+		if (stop) {
+			why = "signal";
+			break;
+		}
+		if (!k) {
+			calls++;
+			if (poll(&pfd, 1, BARE_IDLE_S * 1000) == 0 && got) {
+				why = "idle";
+				break;
+			}
+			continue;
+		}
+		if (cfg_count && cfg_count - got < k)
+			k = (uint32_t)(cfg_count - got);
+		for (uint32_t i = 0; i < k; i++)
+			((uint64_t *)x.fill.desc)[(prod + i) & x.fill.mask] =
+				((const struct xdp_desc *)x.rx.desc)[(cons + i) & x.rx.mask].addr & ~(uint64_t)(XSK_FRAME - 1);
+		prod += k;
+		cons += k;
+		__atomic_store_n(x.fill.producer, prod, __ATOMIC_RELEASE);
+		__atomic_store_n(x.rx.consumer, cons, __ATOMIC_RELEASE);
+		if (!got)
+			first = mono_ns();
+		got += k;
+		last = mono_ns();
+	}
+	report("received", got, calls, 0, first, last, u0, s0, why, 0);
+	close(link);
+	close(prog);
+	close(map);
+	xsk_close(&x);
+	close(fd);
+}
+
 /* The queue's memory and the drop counter: while a sender fills the socket, one of them
  * changes with every datagram. */
 static uint64_t sink_activity(int fd)
@@ -890,6 +998,8 @@ int main(int argc, char **argv)
 		do_send();
 	else if (!strcmp(cfg_mode, "recv") && cfg_uring)
 		do_recv_uring();
+	else if (!strcmp(cfg_mode, "recv") && cfg_xdp)
+		do_recv_xdp();
 	else if (!strcmp(cfg_mode, "recv") && cfg_epoll)
 		do_recv_epoll();
 	else if (!strcmp(cfg_mode, "recv") && cfg_pool)

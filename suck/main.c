@@ -30,7 +30,7 @@
 
 const struct variant *const variants[] = {
 	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, &variant_epoll,
-	&variant_pool, NULL,
+	&variant_pool, &variant_xdp, NULL,
 };
 const struct variant *const variant_default = &variant_buffer;
 
@@ -60,7 +60,8 @@ static void usage(FILE *out)
 "  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
 "                       N times (histogram)\n"
 "  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8,\n"
-"                       pool 32; epoll 1: recvmsg)\n"
+"                       pool 32; epoll 1: recvmsg; xdp: frames per pass over the RX\n"
+"                       ring, 64)\n"
 "  -s, --size BYTES     receive buffer per datagram, 1..%d (%d); larger datagrams\n"
 "                       are counted as truncated\n"
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
@@ -84,7 +85,7 @@ static void usage(FILE *out)
 "                       the delay variation |D|, from the kernel's receive stamps (off)\n"
 "      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
 "                       datagram: the first's, and how many differ from it (off)\n"
-"      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro; off)\n"
+"      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro, xdp; off)\n"
 "      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
 "                       time of the --cpu CPUs as the kernel's receive work (off)\n"
 "      --edge           epoll: edge-triggered (EPOLLET), each wakeup drained to EAGAIN\n"
@@ -97,6 +98,8 @@ static void usage(FILE *out)
 "                       the device's NAPI for up to USECS, 1..%d; not on uring (off)\n"
 "      --prefer-busy-poll  SO_PREFER_BUSY_POLL, with --busy-poll (off)\n"
 "      --busy-poll-budget N  SO_BUSY_POLL_BUDGET, with --busy-poll, 1..%d (the kernel's)\n"
+"      --xdp-dev DEV    xdp: the device to attach to (the one that holds -a's address)\n"
+"      --xdp-zc         xdp: AF_XDP in zero-copy mode, where the driver offers it (copy)\n"
 "      --cpu N          pin thread i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -130,10 +133,13 @@ static const char *names_where(int which)
 	return buf;
 }
 
+static char help_buf[1 << 14]; /* stdout's buffer for -h */
+
 static void parse(int argc, char **argv)
 {
 	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
+	       O_XDPDEV, O_XDPZC,
 	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
@@ -151,6 +157,7 @@ static void parse(int argc, char **argv)
 		{ "queue-full", required_argument, 0, O_QUEUE_FULL },
 		{ "busy-poll", required_argument, 0, O_BUSY }, { "prefer-busy-poll", no_argument, 0, O_PREFER },
 		{ "busy-poll-budget", required_argument, 0, O_BUDGET },
+		{ "xdp-dev", required_argument, 0, O_XDPDEV }, { "xdp-zc", no_argument, 0, O_XDPZC },
 		{ "marks", no_argument, 0, O_MARKS },
 		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
 		{ "join", required_argument, 0, O_JOIN }, { "source", required_argument, 0, O_SOURCE },
@@ -212,6 +219,12 @@ static void parse(int argc, char **argv)
 				opt_die("--rx-dev '%s': a device name of 1..15 characters, no '/'", optarg);
 			cfg.rx_dev = optarg;
 			break;
+		case O_XDPDEV:
+			if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
+				opt_die("--xdp-dev '%s': a device name of 1..15 characters, no '/'", optarg);
+			cfg.xdp_dev = optarg;
+			break;
+		case O_XDPZC: cfg.xdp_zc = 1; break;
 		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
@@ -231,7 +244,13 @@ static void parse(int argc, char **argv)
 		case O_BUDGET:
 			cfg.busy_budget = (unsigned)opt_u64("--busy-poll-budget", optarg, OPT_PLAIN, 1, SUCK_MAX_BUSY_BUDGET);
 			break;
-		case 'h': usage(stdout); opt_done();
+		case 'h':
+			/* One buffer for the whole text (over 4 KiB): a write that fails part-way then
+			 * fails in opt_done's fflush, whose errno it names (ENOSPC), not earlier in
+			 * stdio, which keeps no errno. */
+			setvbuf(stdout, help_buf, _IOFBF, sizeof help_buf); /* glibc: a size alone is ignored */
+			usage(stdout);
+			opt_done();
 		case 'V': printf("suck %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
 		default: opt_die("unknown option '%s'", argv[optind - 1]);
@@ -263,6 +282,8 @@ static void parse(int argc, char **argv)
 			"does not", names_where(WHERE_BUSY), cfg.variant->name);
 	if ((cfg.prefer_busy_poll || cfg.busy_budget) && !cfg.busy_poll)
 		opt_die("--prefer-busy-poll and --busy-poll-budget need --busy-poll USECS");
+	if ((cfg.xdp_dev || cfg.xdp_zc) && !cfg.variant->device)
+		opt_die("%s applies to -m xdp only", cfg.xdp_dev ? "--xdp-dev" : "--xdp-zc");
 	if (cfg.echo && !cfg.variant->echoes)
 		opt_die("--echo applies to -m%s; %s cannot reply", names_where(WHERE_ECHO), cfg.variant->name);
 	if ((cfg.source || cfg.mc_if) && !cfg.join)
@@ -421,6 +442,8 @@ static int setup_rx(struct rx *rx, int fd, unsigned id)
 		warn("-m %s: this kernel does not offer it", v->name);
 		return 4;
 	}
+	if (st == VARIANT_USAGE)
+		return 2;
 	if (st < 0) {
 		warn("-m %s: setting up", v->name);
 		return 1;
@@ -495,7 +518,8 @@ static int check(void)
 	else
 		report_none(&r, "cpu");
 	report_f(&r, "interval_s", cfg.interval_s, 3);
-	report_str(&r, "uring_setup", mech ? mech : "-");
+	report_str(&r, "uring_setup", mech && !cfg.variant->device ? mech : "-");
+	report_str(&r, "xdp_setup", mech && cfg.variant->device ? mech : "-");
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		return 1;
@@ -609,7 +633,7 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 	struct report r;
 
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int64_t d = net_drops(rxs[i].fd);
+		int64_t d = rx_drops(&rxs[i]);
 		if (d < 0)
 			kdrops = -1;
 		else if (kdrops >= 0)

@@ -422,7 +422,7 @@ static void progress(struct rx *rx, uint64_t now)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
-	c.kernel_drops = rx->cfg->threads == 1 ? net_drops(rx->fd) : -1;
+	c.kernel_drops = rx->cfg->threads == 1 ? rx_drops(rx) : -1;
 	c.fins = atomic_load(&sh->fins);
 	c.jitter_us = -1;
 	if (rx->jit && atomic_load(&sh->jit_flows))
@@ -506,6 +506,25 @@ void rx_idle(struct rx *rx)
 	uint64_t last = atomic_load(&rx->sh->last_ns);
 	if (rx->cfg->idle_s > 0 && last && now > last && now - last >= (uint64_t)(rx->cfg->idle_s * 1e9))
 		stop_all(rx, RX_STOP_IDLE);
+}
+
+void rx_foreign(struct rx *rx, const uint8_t *buf, size_t len)
+{
+	if (!rx->first_ns)
+		rx_first(rx);
+	rx->received++;
+	rx->bytes += len;
+	rx->foreign++;
+	work_run(&rx->work, buf, len < rx->cfg->bufsize ? len : rx->cfg->bufsize);
+	if (++rx->since_check >= rx->check_every)
+		rx_batch(rx);
+}
+
+int64_t rx_drops(struct rx *rx)
+{
+	const struct variant *v = rx->cfg->variant;
+
+	return v && v->drops ? v->drops(rx) : net_drops(rx->fd);
 }
 
 void rx_recv_failed(struct rx *rx, int err, const char *call)

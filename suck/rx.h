@@ -161,6 +161,13 @@ void rx_idle(struct rx *rx);
 /* A receive call failed with err: EINTR and EAGAIN are idle moments, anything else ends the
  * run with an error. */
 void rx_recv_failed(struct rx *rx, int err, const char *call);
+/* A frame a receiver beneath the socket took that holds no datagram for suck (malformed, or
+ * not UDP to its address and port): received and foreign, its first -s bytes worked on, as a
+ * datagram without a header would be. */
+void rx_foreign(struct rx *rx, const uint8_t *buf, size_t len);
+/* The kernel's drops for this thread: its variant's (-m xdp: the AF_XDP socket's), else its
+ * socket's (net_drops); -1 unknown. */
+int64_t rx_drops(struct rx *rx);
 /* Any other call failed with err: the run ends with an error that names it. */
 void rx_failed(struct rx *rx, const char *call, int err);
 

@@ -52,6 +52,8 @@ struct suck_cfg {
 	unsigned busy_budget;  /* --busy-poll-budget: SO_BUSY_POLL_BUDGET, 0 = the kernel's */
 	int check;             /* --check: set up one socket and the variant, report, exit */
 	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
+	const char *xdp_dev;   /* --xdp-dev: the device -m xdp attaches to (else -a's) */
+	int xdp_zc;            /* --xdp-zc: AF_XDP in zero-copy mode */
 	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
 	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
 	int echo;              /* --echo: every valid datagram back to its source (blast --rtt) */

@@ -302,7 +302,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		report_none(r, "queue_hwm");
 		report_u64(r, "unworked", 0);
 	}
-	report_str(r, "uring_setup", rx0->mech ? rx0->mech : "-");
+	report_str(r, "uring_setup", rx0->mech && !cfg->variant->device ? rx0->mech : "-");
+	report_str(r, "xdp_setup", rx0->mech && cfg->variant->device ? rx0->mech : "-");
 	add_latency(r, LAT_TOTAL, t->latency ? &t->lat.total : NULL);
 	add_latency(r, LAT_STACK, t->latency ? &t->lat.stack : NULL);
 	add_latency(r, LAT_QUEUE, t->latency ? &t->lat.queue : NULL);

@@ -18,17 +18,24 @@ struct variant {
 	int events;       /* an event loop: --edge applies, wakeups are counted */
 	int pools;        /* hands the work to worker threads: --workers, --queue, --queue-full */
 	int busy_polls;   /* blocks in a receive call or epoll_wait: --busy-poll applies */
+	int device;       /* receives frames from a device beneath the socket: --xdp-dev and
+			     --xdp-zc apply, and its mech is reported as xdp_setup */
 	int echoes;       /* --echo applies: it flushes rx->echo after each batch (or takes one
 			     datagram a call) before its buffers are reused */
-	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno */
+	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno;
+					  VARIANT_USAGE, the message said */
 	void (*run)(struct rx *rx);
 	void (*teardown)(struct rx *rx);
+	/* The kernel's drops for this thread's receive, where they are not the socket's
+	 * (/proc/net/udp); -1 unknown. NULL: the socket's (rx_drops). */
+	int64_t (*drops)(struct rx *rx);
 };
 
 #define VARIANT_UNSUPPORTED 4 /* the kernel refuses the mechanism: suck exits 4 */
+#define VARIANT_USAGE       2 /* the options do not fit what setup found (said): suck exits 2 */
 
 extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring,
-	variant_epoll, variant_pool;
+	variant_epoll, variant_pool, variant_xdp;
 /* Every variant in the order of suck -h, NULL-terminated; the first is not the default. */
 extern const struct variant *const variants[];
 extern const struct variant *const variant_default;

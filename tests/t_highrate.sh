@@ -42,6 +42,9 @@ check "gso: blast's calls cover 10000 in messages of 7, 3 per call" \
 # Several flows into several threads, for every variant.
 for v in $(variants); do
 	[ $v = uring ] && [ $URING -eq 4 ] && continue
+	# a variant loopback cannot run (xdp: no native XDP on lo) exits 4 in its check: skipped, said
+	"$BIN/suck" --check -p 0 -m "$v" -j 3 >/dev/null 2>"$TMP/probe-$v"
+	[ $? -eq 4 ] && { skip "flows-$v: $(head -n 1 "$TMP/probe-$v")"; continue; }
 	run_pair "flows-$v" "-m $v -j 3" "-j 4 -n 40000 -r 100k" && adds_up "flows-$v" 40000
 	check "flows-$v: 4 flows" test "$(field "$TMP/flows-$v.out" flows)" = 4
 	check "flows-$v: 3 threads" test "$(field "$TMP/flows-$v.out" threads)" = 3

@@ -153,7 +153,7 @@ check "gro: after: 42 datagrams per GRO buffer, one buffer per call (received $(
 check "gro: after: UDP_GRO coalesced (segs_per_buf $(field "$F" segs_per_buf))" test "$(field "$F" segs_per_buf)" = 42.00
 check "gro: every pair under a run key, read on stdin (issue 21)" test "$(field "$B" keyed) $(field "$F" keyed) $(field "$O/raw/after-1.blast.tsv" keyed) $(grep -c -E '^cmd: .*/(suck|blast) .*--key-file -( |$)' "$O/env.txt")" = "1 1 1 4"
 R=$O/reproduce.tsv
-check "gro: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tbytes\tcalls\tidle_calls\tmb_s\tcalls_s\tbytes_per_call\tdatagrams_per_call\tcpu_s\tcpu_s_per_gb')"
+check "gro: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tbytes\tcalls\tidle_calls\tmb_s\tcalls_s\tbytes_per_call\tdatagrams_per_call\tcpu_s\tcpu_s_per_gb\trx_kernel_s\trx_kernel_s_per_gb')"
 check "gro: reproduce.tsv: the published rows" test "$(col "$R" 2018 before mb_s) $(col "$R" 2018 before calls_s) $(col "$R" 2018 after mb_s) $(col "$R" 2018 after calls_s)" = "1079 769065 1466 24877"
 check "gro: reproduce.tsv: calls/s are suck's calls over its duration_s" test "$(col "$R" here after calls_s)" = \
 	"$(awk -v c="$(field "$F" calls)" -v d="$(field "$F" duration_s)" 'BEGIN { printf "%.0f\n", c / d }')"

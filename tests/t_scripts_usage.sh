@@ -139,12 +139,12 @@ bad plot "unknown option '-x'" -x "$TMP/a"
 bad plot "one result directory expected" "$TMP/a" "$TMP/b"
 
 # One option parser in every command (scripts/lib/base.sh opt_next): an unknown option, long or
-# short, gets the same words and exit 2 from each, with the usage on stderr (suite --wire once
+# short, gets the same words and exit 2 from each, with the usage on stderr (a long option once
 # said "Illegal option --"); -h and --help print the usage on stdout and exit 0.
 for c in suite reproduce ndr "sweep rate" perf compare plot index; do
 	s=${c%% *} m=
 	[ "$s" = "$c" ] || m=${c#* }
-	for o in --wire --wire=1 -x; do
+	for o in --bogus --bogus=1 -x; do
 		# shellcheck disable=SC2086 # the mode, when there is one
 		bad "$s" "$s: unknown option '${o%%=*}'" $m "$o"
 		check "$c $o: the usage on stderr" grep -q "^usage: .*scripts/$s" "$TMP/bad.err"

@@ -197,17 +197,18 @@ describe_run() {
 		"${dr_size:-?}" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
 		"${dr_bargs:+, blast $dr_bargs}" "$(describe_machine "$1")"
 }
-# describe_machine DIR: the machine of a result, from its env.txt: "CPU, N CPUs, Linux x.y" and
-# blast's host's CPU when it ran elsewhere.
+# describe_machine DIR: the machine of a result, from its env.txt: "CPU, N CPUs, Linux x.y",
+# blast's host's CPU when it ran elsewhere, and the path when it was the wire (--wire).
 describe_machine() {
 	dm_env=$1/env.txt
 	dm_cpu=$(env_value "$dm_env" cpu_model)
 	dm_n=$(env_value "$dm_env" cpu_count)
 	dm_kern=$(env_value "$dm_env" kernel)
 	dm_two=$(env_value "$dm_env" blast_host.cpu_model)
-	printf '%s, %s CPUs, %s%s\n' "${dm_cpu:-unknown CPU}" "${dm_n:-?}" \
+	dm_wire=$(env_value "$dm_env" wire)
+	printf '%s, %s CPUs, %s%s%s\n' "${dm_cpu:-unknown CPU}" "${dm_n:-?}" \
 		"$(printf '%s\n' "${dm_kern:-unknown kernel}" | awk '{ print $1, $2 }')" \
-		"${dm_two:+ (blast on another host: $dm_two)}"
+		"${dm_two:+ (blast on another host: $dm_two)}" "${dm_wire:+, on the wire (veth, --wire)}"
 }
 
 # summarize RUNS_TSV: summary.tsv on stdout.

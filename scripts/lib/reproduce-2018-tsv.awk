@@ -14,7 +14,7 @@ BEGIN {
 		name["udp"] = "udp"
 		name["gso"] = "udp gso"
 	} else if (experiment == "gro-2018") {
-		ncol = split("source row run how duration_s sent received received_pct dropped bytes calls idle_calls mb_s calls_s bytes_per_call datagrams_per_call cpu_s cpu_s_per_gb", col, " ")
+		ncol = split("source row run how duration_s sent received received_pct dropped bytes calls idle_calls mb_s calls_s bytes_per_call datagrams_per_call cpu_s cpu_s_per_gb rx_kernel_s rx_kernel_s_per_gb", col, " ")
 	} else {
 		print "reproduce-2018-tsv: experiment must be gso-2018 or gro-2018" > "/dev/stderr"
 		bad = 1
@@ -122,6 +122,11 @@ function rate(x, d, fmt) { return d + 0 > 0 ? sprintf(fmt, x / d) : "" }
 		cpu = s["user_s"] + s["sys_s"]
 		v["cpu_s"] = sprintf("%.3f", cpu)
 		v["cpu_s_per_gb"] = rate(cpu, s["bytes"] / 1e9, "%.4f")
+		# the NAPI thread's CPU (suck --rx-dev, --wire); "-" elsewhere: left empty
+		if (s["rx_kernel_s"] != "" && s["rx_kernel_s"] != "-") {
+			v["rx_kernel_s"] = s["rx_kernel_s"]
+			v["rx_kernel_s_per_gb"] = rate(s["rx_kernel_s"], s["bytes"] / 1e9, "%.4f")
+		}
 	}
 	emit()
 }

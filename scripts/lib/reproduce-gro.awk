@@ -1,10 +1,12 @@
 # reproduce-gro.awk: reproduce.tsv of gro-2018 in, reproduce.md out (or with -v dat=1 the ratios
 # for the plot); after stats.awk and reproduce-2018.awk. Variables: time, runs (as run), machine,
-# cpu (the pinning), notes (the runs' notes file). Every number in the text comes from
-# reproduce.tsv.
+# cpu (the pinning), notes (the runs' notes file), wire (1: the runs crossed the veth pair of
+# --wire, dest then their address). Every number in the text comes from reproduce.tsv.
 END {
 	B = "before"
 	A = "after"
+	if (dest == "")
+		dest = "127.0.0.1"
 	rows[1] = B
 	rows[2] = A
 	pm_b = pubv(B, "mb_s"); pm_a = pubv(A, "mb_s")
@@ -25,7 +27,8 @@ END {
 	print "Published: Linux commit e20cf8d3f1f7 \"udp: implement GRO for plain UDP sockets\" (Paolo Abeni, 2018), \"Initial benchmark numbers\":" \
 		" udp rx MB/s and receive calls/s before the patch and with UDP_GRO on the socket; the message states no setup beyond them (sender, sizes, machine)" \
 		" (results/published/udp-gro-2018.tsv)." \
-		" Here: blast -s 1472 -g 42 -b 1 (GSO messages of 42 datagrams, as fast as it can) to 127.0.0.1 for " time " s into suck -m mmsg -b 1 (before: one datagram per receive call)" \
+		" Here: blast -s 1472 -g 42 -b 1 (GSO messages of 42 datagrams, as fast as it can) to " dest \
+		(wire ? " across a veth pair between two network namespaces (--wire: the messages cut into datagrams before the link, GRO on the receiving device, its NAPI in a kernel thread on suck's CPU)" : "") " for " time " s into suck -m mmsg -b 1 (before: one datagram per receive call)" \
 		" and into suck -m gro -b 1 (after: UDP_GRO, one buffer per call, the same recvmmsg of one message), work none, " runs " run(s) each in rounds; " cpu "; " machine "." \
 		" MB/s is 2^20 bytes per second over suck's receive window, as udpgso_bench_rx prints it; calls/s are suck's receive system calls (calls) over the same window."
 	print ""
@@ -87,7 +90,19 @@ END {
 			p = p "Without UDP_GRO suck kept up with blast (95 % or more in every run) and with it did not: the before row is blast's rate, not suck's limit. "
 	} else
 		p = p "Here one of the two rows has no run to compare: see the notes. "
-	p = p "On 127.0.0.1 no device coalesces datagrams: blast's GSO messages reach the socket whole, and without UDP_GRO the kernel splits each into its 42 datagrams before they are queued. With a network card the GRO engine builds such buffers from datagrams on the wire, at a cost this run does not have; the commit message does not say whether its receiver had one."
+	if (!wire)
+		p = p "On 127.0.0.1 no device coalesces datagrams: blast's GSO messages reach the socket whole, and without UDP_GRO the kernel splits each into its 42 datagrams before they are queued. With a network card the GRO engine builds such buffers from datagrams on the wire, at a cost this run does not have; the commit message does not say whether its receiver had one."
+	else {
+		p = p "On the wire the datagrams cross the link one by one and the receiving device's GRO builds the buffers, as a network card's would: "
+		if (st("here", B, "rx_kernel_s_per_gb") && st("here", A, "rx_kernel_s_per_gb")) {
+			st("here", B, "rx_kernel_s_per_gb"); kb = M
+			st("here", A, "rx_kernel_s_per_gb"); ka = M
+			st("here", B, "cpu_s_per_gb"); ub = M
+			st("here", A, "cpu_s_per_gb"); ua = M
+			p = p sprintf("that kernel work (the NAPI thread) took %.4f s per GB before and %.4f after, beside suck's own %.4f and %.4f, so the whole receive path %.4f against %.4f s per GB (medians; per GB received, and the kernel also did the work of every datagram the full socket dropped).", kb, ka, ub, ua, kb + ub, ka + ua)
+		} else
+			p = p "its cost was not measured (no NAPI thread was found: see env.txt's wire_refused)."
+	}
 	print p
 	notes_list()
 }

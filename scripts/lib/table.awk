@@ -1,22 +1,27 @@
 # table.awk: summary.tsv in, the two markdown tables of table.md out (padded so they also read
 # well in a terminal). A cell is "median (min..max)" over the runs, or just the median when all
 # runs agree; "-" when no run reported the figure. Counts are shortened (834.6k, 1.21M): the
-# exact numbers are in summary.tsv; KiB stay exact.
+# exact numbers are in summary.tsv; KiB stay exact. A third table with suck --latency's delays,
+# and one of the receive path when the runs measured the kernel's part (suck --rx-dev: --wire).
 # Then which differences between the variants are beyond the noise, from the runs themselves
-# (runs.tsv beside summary.tsv, or the file given as -v runsfile=FILE): for received/s and suck CPU
-# per datagram, the variants ordered by median and each tested against the next with the
-# two-sided Mann-Whitney U test of stats.awk (p <= alpha, 0.05 when not given), and a note when
-# the runs are too few for any p to reach alpha.
+# (runs.tsv beside summary.tsv, or the file given as -v runsfile=FILE): for received/s, suck CPU
+# per datagram and, where measured, the whole receive path's per datagram, the variants ordered
+# by median and each tested against the next with the two-sided Mann-Whitney U test of stats.awk
+# (p <= alpha, 0.05 when not given), and a note when the runs are too few for any p to reach alpha.
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
 		alpha = 0.05
-	# the figures the commentary ranks: column:heading:which way is better
-	ncfig = split("suck_pps:received/s:high|suck_cpu_ns_per_pkt:suck CPU ns/datagram:low", cfig, "|")
+	# the figures the commentary ranks: column:heading:which way is better (the receive path's
+	# total only where it was measured: a run on loopback reports "-", no number to rank)
+	ncfig = split("suck_pps:received/s:high|suck_cpu_ns_per_pkt:suck CPU ns/datagram:low|" \
+		"suck_rx_total_ns_per_pkt:receive path ns/datagram (suck + kernel):low", cfig, "|")
 	ntab = 2
 	spec[1] = "runs:runs|blast_sent:sent by blast|suck_received:received by suck|received_pct:received %|suck_dropped:dropped (rcvbuf full)|suck_elsewhere:lost elsewhere|suck_pps:received/s"
 	spec[2] = "suck_cpu_ns_per_pkt:suck CPU ns/datagram|suck_user_s:suck user s|suck_sys_s:suck sys s|blast_cpu_ns_per_pkt:blast CPU ns/datagram|suck_rss_kib:suck rss KiB|suck_heap_kib:suck heap KiB"
 	# with suck --latency (the suite's --latency), a third table: the one-way delay and its parts
+	# on the wire (suck --rx-dev), the receive path: suck's CPU, the NAPI thread's, their sum
+	specw = "suck_cpu_ns_per_pkt:suck CPU ns/datagram|suck_rx_kernel_ns_per_pkt:kernel rx ns/datagram|suck_rx_total_ns_per_pkt:total rx ns/datagram|suck_rx_napi_s:NAPI thread s|suck_rx_softirq_s:softirq s|suck_segs_per_buf:datagrams/buffer"
 	spec[3] = "suck_lat_p50_us:delay p50 us|suck_lat_p99_us:p99 us|suck_lat_p999_us:p99.9 us|suck_lat_max_us:max us|suck_stack_p50_us:stack p50 us|suck_queue_p50_us:queue p50 us|suck_queue_p99_us:queue p99 us"
 }
 
@@ -176,9 +181,16 @@ function commentary(    q, kv, f, what, better, k, m, v, med, sv, ix, a, b, na, 
 }
 
 END {
-	for (k = 1; k <= nv; k++)
+	for (k = 1; k <= nv; k++) {
 		if ((order[k], "suck_lat_p50_us") in med)
-			ntab = 3
+			lat = 1
+		if ((order[k], "suck_rx_kernel_ns_per_pkt") in med)
+			wire = 1
+	}
+	if (lat)
+		ntab = 3
+	if (wire)
+		spec[++ntab] = specw
 	for (t = 1; t <= ntab; t++) {
 		if (t > 1)
 			print ""

@@ -4,13 +4,14 @@
 # Loss is counted against blast's sent: that is suck's sent when the fin arrives, and still true
 # when it does not (suck's sent is then estimated from the sequence numbers and misses a lost
 # tail). delivered is suck's valid over blast's sending time, so with no loss it equals offered.
-# A figure a report lacks is NaN, never 0: a missing number must not read as a good one.
+# A figure a report lacks is NaN, never 0: a missing number must not read as a good one. The
+# kernel's receive work (suck --rx-dev, on the wire) is "-" elsewhere, NaN here.
 BEGIN {
 	FS = OFS = "\t"
 	ncol = split("asked_pps offered_pps delivered_pps delivered_mbps loss_pct sent valid lost " \
 		"dropped elsewhere received suck_pps rate_pct gap_p50_us gap_p99_us gap_max_us " \
 		"blast_errors suck_stop sent_estimated blast_duration_s suck_cpu_ns_per_pkt " \
-		"lat_p50_us lat_p99_us stack_p50_us queue_p50_us", col, " ")
+		"lat_p50_us lat_p99_us stack_p50_us queue_p50_us rx_kernel_ns_per_pkt rx_total_ns_per_pkt", col, " ")
 	line = col[1]
 	for (i = 2; i <= ncol; i++) line = line OFS col[i]
 	print line
@@ -54,6 +55,8 @@ END {
 	out["lat_p99_us"] = num(get(2, "lat_p99_us") == "-" ? "NaN" : get(2, "lat_p99_us"))
 	out["stack_p50_us"] = num(get(2, "stack_p50_us") == "-" ? "NaN" : get(2, "stack_p50_us"))
 	out["queue_p50_us"] = num(get(2, "queue_p50_us") == "-" ? "NaN" : get(2, "queue_p50_us"))
+	out["rx_kernel_ns_per_pkt"] = num(get(2, "rx_kernel_ns_per_pkt") == "-" ? "NaN" : get(2, "rx_kernel_ns_per_pkt"))
+	out["rx_total_ns_per_pkt"] = num(get(2, "rx_total_ns_per_pkt") == "-" ? "NaN" : get(2, "rx_total_ns_per_pkt"))
 	line = out[col[1]]
 	for (i = 2; i <= ncol; i++) line = line OFS out[col[i]]
 	print line

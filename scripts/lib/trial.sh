@@ -6,8 +6,9 @@
 # options checked, the result directory staged), env.txt and progress arithmetic.
 #
 # The caller sets PROG and INVOCATION, parses its options with opt_next, its own and
-# TRIAL_OPTS, which trial_opt sets (the variables below, from their defaults here), then calls
-# trial_args and trial_init KIND SIZE_OPTION SIZES.
+# TRIAL_OPTS and TRIAL_LONG, which trial_opt sets (the variables below, from their defaults
+# here, and wire.sh's: --wire, --mtu, --rx-dev), then calls trial_args and trial_init KIND
+# SIZE_OPTION SIZES. wire.sh is sourced before this file.
 
 VARIANTS=        # -m: the receive variants (empty: every one suck offers)
 TIME=2           # -t: each trial's seconds
@@ -35,8 +36,9 @@ trial_usage_end() {
 Environment: SUCK_CMD, BLAST_CMD, SUCK_BIN, BLAST_BIN, BIN, GNUPLOT as for scripts/suite.
 Exit: 0 done, 1 a $1 failed (the others are kept) or the disk is full, 2 bad usage (before
 the first trial), 4 every $1 skipped (a tool's exit 4: this kernel lacks GRO, io_uring or
-the UDP GSO that -B asks for; a variant skipped beside others is noted in env.txt), 130/143
-interrupted (DIR holds the old result or the new, as the message says).
+the UDP GSO that -B asks for; a variant skipped beside others is noted in env.txt; or --wire
+cannot build its path here), 130/143 interrupted (DIR holds the old result or the new, as
+the message says).
 EOF
 }
 
@@ -44,6 +46,7 @@ EOF
 # variable of the one in OPT.
 # shellcheck disable=SC2034 # the caller's
 TRIAL_OPTS=m:t:w:B:a:o:P
+TRIAL_LONG=$WIRE_LONG # opt_next's LONG: the long options both take
 # shellcheck disable=SC2034 # the caller's variables
 trial_opt() {
 	case $OPT in
@@ -54,6 +57,7 @@ trial_opt() {
 	-a) ADDR=$OPTARG ;;
 	-o) opt_need directory; OUT=$OPTARG ;;
 	-P) PLOTS=0 ;;
+	--wire | --mtu | --rx-dev) wire_opt ;;
 	esac
 }
 
@@ -64,6 +68,7 @@ trial_args() {
 	is_secs "$TIME" || usage_error "-t '$TIME': not a number of seconds; accepted: a decimal > 0, at most 86400"
 	[ -n "$WORK" ] || usage_error "-w: a work is needed"
 	[ -n "$ADDR" ] || usage_error "-a: an address is needed"
+	wire_args
 }
 
 # trial_size SIZE OPTION: a datagram size blast can send with a header (it checks IPv4's 65507).
@@ -97,7 +102,8 @@ trial_rate() {
 }
 
 # trial_init KIND SIZE_OPTION SIZES: before the first trial: -B and -S may not carry what every
-# trial sets itself; the tools, the variants, the result directory (-o), the hosts and pinning;
+# trial sets itself; the tools, the variants, the result directory (-o), with --wire the path
+# (wire.sh wire_up: SUCK_CMD, BLAST_CMD, suck --rx-dev in SUCK_ARGS), the hosts and pinning;
 # the tools' options checked for every variant and size; then the traps and the staging
 # directory.
 trial_init() {
@@ -106,7 +112,10 @@ trial_init() {
 	tool_bins
 	variants_pick
 	result_check
+	wire_up
+	SUCK_ARGS="${SUCK_ARGS:-}${WIRE_RX_ARGS:+${SUCK_ARGS:+ }$WIRE_RX_ARGS}"
 	host_pins
+	wire_pin
 	SHAPE=$(trial_shape)
 	ti_o=$2
 	for ti_s in $3; do check_blast "$ti_s" "$ti_o" -B "$BLAST_ARGS" $SHAPE $BLAST_ARGS; done
@@ -140,5 +149,6 @@ trial_env() {
 	echo "suck_args: ${SUCK_ARGS:-}"
 	echo "addr: $ADDR"
 	echo "idle_s: $IDLE"
+	wire_env
 	env_tools
 }

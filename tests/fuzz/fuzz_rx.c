@@ -5,7 +5,12 @@
  * length and then that many bytes (cut short at the end of the input); the length 0xffff is
  * not a datagram but one byte that picks the thread (low 2 bits), the source address (next
  * 2 bits) and the path (next 2: rx_datagram twice over, pool's receiver counting without the
- * work, rx_account, or throwing away at a full queue, rx_discard) of the datagrams after it. After each input the accounting identities must hold as
+ * work, rx_account, or throwing away at a full queue, rx_discard) of the datagrams after it.
+ * The length 0xfffe is a frame, as suck -m xdp takes one from its RX ring: a byte that picks
+ * the socket's address (FUZZ_MATCHES of them: IPv4, 0.0.0.0, ::, IPv6, v4-mapped), a 2-byte
+ * length and the frame, parsed by frame_udp (suck/frame.c) in a buffer of exactly its length,
+ * then handed on as suck -m xdp does: its datagram with the source from its headers, or the
+ * frame as foreign. After each input the accounting identities must hold as
  * integers, not modulo 2^64; a violation aborts, which libFuzzer reports as a crash.
  *
  *   make fuzz FUZZ_SECONDS=60 */
@@ -15,11 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame.h"
 #include "rx.h"
 #include "wire.h"
 
 #define FUZZ_THREADS 4
 #define FUZZ_SOURCES 4
+#define FUZZ_MATCHES 5
 
 typedef unsigned __int128 u128;
 
@@ -31,6 +38,7 @@ static struct suck_cfg cfg = {
 static struct rx rx[FUZZ_THREADS];
 static struct rx_shared sh;
 static struct rx_name src[FUZZ_SOURCES];
+static struct xsk_match matches[FUZZ_MATCHES];
 static int ready;
 
 static void check_round_trip(const uint8_t *p, size_t n)
@@ -87,6 +95,13 @@ static void setup(void)
 					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 		memcpy(src[i].b, &a, sizeof a);
 	}
+	static const char *const addrs[FUZZ_MATCHES] = { "198.18.0.2", "0.0.0.0", "::", "2001:2::2", "::ffff:198.18.0.2" };
+	for (unsigned i = 0; i < FUZZ_MATCHES; i++) {
+		struct net_addr a;
+		if (net_resolve(addrs[i], 5000, &a))
+			abort();
+		xsk_match_of(&a, 1, &matches[i]);
+	}
 	ready = 1;
 }
 
@@ -141,6 +156,26 @@ static void check_totals(void)
 		abort();
 }
 
+/* A frame as suck -m xdp hands it on, from a buffer of exactly its length (ASan sees any read
+ * past it); a datagram frame_udp finds must lie inside the frame. */
+static void take_frame(struct rx *r, const struct xsk_match *m, const uint8_t *p, size_t n)
+{
+	uint8_t *f = malloc(n ? n : 1);
+	struct frame_udp d;
+
+	if (!f)
+		abort();
+	memcpy(f, p, n);
+	if (frame_udp(m, f, n, &d)) {
+		if (d.payload < f || d.len > n || d.payload + d.len > f + n)
+			abort();
+		rx_datagram(r, d.payload, d.len, &d.src);
+	} else {
+		rx_foreign(r, f, n);
+	}
+	free(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -168,6 +203,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			path = (data[0] >> 4) & 3;
 			data++;
 			size--;
+			continue;
+		}
+		if (len == 0xfffe) {
+			if (size < 3)
+				break;
+			const struct xsk_match *m = &matches[data[0] % FUZZ_MATCHES];
+			len = (size_t)data[1] << 8 | data[2];
+			data += 3;
+			size -= 3;
+			have = len < size ? len : size;
+			take_frame(r, m, data, have);
+			data += have;
+			size -= have;
 			continue;
 		}
 		have = len < size ? len : size;
