@@ -1,5 +1,6 @@
 #!/bin/sh
-cd /work/main || exit 1
+# Pool against one socket per thread (seed 002), 3 alternating rounds; from the top of the tree.
+cd "$(dirname "$0")/../../.." || exit 1
 for r in 1 2 3; do
 for w in histogram histogram:20; do
 for shape in "mmsg" "mmsg -j 2" "pool --workers 1"; do
