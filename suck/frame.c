@@ -81,6 +81,7 @@ int frame_udp(const struct xsk_match *m, const uint8_t *f, size_t len, struct fr
 		if (!udp_of(m, ip + ihl, total - ihl, d))
 			return 0;
 		name4(m, ip + 12, ip + ihl, &d->src);
+		d->mark = MARK_TOS | MARK_TTL | (uint32_t)ip[1] << 8 | ip[8];
 		return 1;
 	}
 	case ETH_P_IPV6: {
@@ -95,6 +96,8 @@ int frame_udp(const struct xsk_match *m, const uint8_t *f, size_t len, struct fr
 		if (!udp_of(m, ip + 40, plen, d))
 			return 0;
 		name6(m, ip + 8, ip + 40, &d->src);
+		/* the traffic class straddles the first two bytes, after the version */
+		d->mark = MARK_TOS | MARK_TTL | (uint32_t)((ip[0] & 15) << 4 | ip[1] >> 4) << 8 | ip[7];
 		return 1;
 	}
 	default:

@@ -16,6 +16,8 @@ struct frame_udp {
 	const uint8_t *payload;     /* the UDP payload, inside the frame */
 	size_t len;                 /* its length, from the UDP header (not the frame's padding) */
 	struct rx_name src;         /* the source, as the kernel writes it for m's socket */
+	uint32_t mark;              /* its TOS (traffic class) and TTL (hop limit), as mark.h packs
+				       them, for --marks */
 };
 
 /* 1 and d filled: f (len bytes) is one whole UDP datagram that m takes (Ethernet, IPv4

@@ -283,8 +283,10 @@ static void xdp_run(struct rx *rx)
 			/* the kernel's descriptor, still checked: a frame stays in its UMEM frame */
 			size_t len = e->addr < x->umem_len && e->len <= XSK_FRAME - (e->addr & (XSK_FRAME - 1)) ?
 				     e->len : 0;
-			if (frame_udp(&g.m, f, len, &d))
+			if (frame_udp(&g.m, f, len, &d)) {
+				rx->mark = d.mark; /* --marks: from the frame's IP header (no control message) */
 				rx_datagram(rx, d.payload, d.len, &d.src);
+			}
 			else
 				rx_foreign(rx, len ? f : x->umem, len);
 			/* the frame back to the kernel: the fill ring has room for every frame */

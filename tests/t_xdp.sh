@@ -142,6 +142,12 @@ for a in "$A4" "$A6"; do
 	check "$n: none foreign" test "$(field "$TMP/$n.out" foreign)" = 0
 	check "$n: fewer calls than datagrams" test "$(field "$TMP/$n.out" calls)" -lt 10000
 done
+# --marks: the TOS (traffic class) and TTL (hop limit) read from each frame's IP header
+for a in "$A4" "$A6"; do
+	n=marks-$a
+	pair "$n" "$a" "--marks" "-n 2000 -r 20000 -s 300 --dscp 46 --ttl 9" || continue
+	check "$n: tos 184 ttl 9, none changed" test "$(field "$TMP/$n.out" tos) $(field "$TMP/$n.out" ttl) $(field "$TMP/$n.out" marks_changed)" = "184 9 0"
+done
 n=spin
 pair $n "$A4" "--spin" "-n 5000 -r 20000 -s 200" &&
 	check "$n: every datagram valid" test "$(field "$TMP/$n.out" valid)" = 5000

@@ -113,6 +113,13 @@ static void test_ipv4(void)
 	memcpy(&want.sin_addr, src4, 4);
 	CHECK(parse(&m, f, len, &d) == 1, "a whole IPv4 datagram is taken");
 	CHECK(d.len == 100, "its payload length %zu", d.len);
+	CHECK(d.mark == (MARK_TOS | MARK_TTL | 64), "its TOS 0 and TTL 64: mark %08x", d.mark);
+	f[14 + 1] = 0xb8;
+	f[14 + 8] = 7;
+	CHECK(parse(&m, f, len, &d) == 1 && mark_tos(d.mark) == 0xb8 && mark_ttl(d.mark) == 7,
+	      "TOS 184 and TTL 7: mark %08x", d.mark);
+	f[14 + 1] = 0;
+	f[14 + 8] = 64;
 	CHECK(memcmp(d.src.b, &want, sizeof want) == 0 && d.src.b[sizeof want] == 0,
 	      "the source as udp_recvmsg writes it");
 	CHECK(parse(&any, f, len, &d) == 1, "0.0.0.0 takes it too");
@@ -183,6 +190,15 @@ static void test_ipv6(void)
 	      "the matches of an IPv6 address, ::, and ::ffff:198.18.0.2");
 	CHECK(parse(&m, f, len, &d) == 1 && d.len == 200, "a whole IPv6 datagram is taken");
 	CHECK(memcmp(d.src.b, &want, sizeof want) == 0, "the source as udpv6_recvmsg writes it");
+	CHECK(d.mark == (MARK_TOS | MARK_TTL | 64), "traffic class 0, hop limit 64: mark %08x", d.mark);
+	f[14] = 0x6b; /* version 6, traffic class 0xb8 across the nibbles, flow label 0x80000 */
+	f[14 + 1] = 0x88;
+	f[14 + 7] = 3;
+	CHECK(parse(&m, f, len, &d) == 1 && mark_tos(d.mark) == 0xb8 && mark_ttl(d.mark) == 3,
+	      "traffic class 184 and hop limit 3: mark %08x", d.mark);
+	f[14] = 0x60;
+	f[14 + 1] = 0;
+	f[14 + 7] = 64;
 	CHECK(parse(&dual, f, len, &d) == 1, ":: takes it");
 	CHECK(parse(&v4, f, len, &d) == 0 && parse(&mapped, f, len, &d) == 0, "an IPv4 socket does not");
 	for (size_t cut = 0; cut < len; cut++)
