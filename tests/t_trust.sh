@@ -183,7 +183,10 @@ for keyed in 0 1; do
 	check "$n: suck ends" wait_pid "$SUCK_PID" 20
 	S=$TMP/$n.out
 	identities "$S" "$n"
-	check "$n: blast's fin believed ($(field "$S" fins))" test "$(field "$S" fins)" = 1
+	# fins counts repeats too (blast repeats its fin until suck's port is closed; a loaded
+	# machine lets a repeat in before suck's drain ends): at least one, none forged.
+	check "$n: blast's fin believed ($(field "$S" fins) fins, $(field "$S" forged_fins) forged)" \
+		test "$(field "$S" fins)" -ge 1 -a "$(field "$S" forged_fins)" = 0
 	check "$n: ends on the fin ($(field "$S" stop))" test "$(field "$S" stop)" = fin
 	check "$n: sent counts blast's 300 and the stranger's flow, estimated ($(field "$S" sent))" \
 		test "$(field "$S" sent)" = 301 -a "$(field "$S" sent_estimated)" = 1
