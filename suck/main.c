@@ -69,7 +69,7 @@ static void usage(FILE *out)
 "      --serve          after a run ends on its fins, report it and wait for the next\n"
 "                       on the same sockets, a report row per run (not xdp, --run-id)\n"
 "      --runs N         --serve: stop after N runs, 1..%u (no limit)\n"
-"      --run-timeout SECS  --serve: end a run SECS after its first datagram, report\n"
+"      --run-timeout SECS  --serve: end a run SECS after it locked, unfinished, report\n"
 "                       it and serve the next (0 = never)\n"
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
