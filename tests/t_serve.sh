@@ -7,6 +7,16 @@
 
 # rows FILE: data rows of a tsv file (after its one header line).
 rows() { awk 'NR > 1' "$1" | wc -l | tr -d ' '; }
+# wait_rows FILE N: waits (up to 10 s) until suck has reported N runs. A run starts after the one
+# before is reported: one that starts within its drain would give its first datagrams to it (as
+# other_run; DESIGN.md, Serving), which successive blasts never do (each repeats its fins for 2 s).
+wait_rows() {
+	wr=0
+	while [ "$(rows "$1" 2>/dev/null)" -lt "$2" ] && [ $wr -lt 1000 ] && kill -0 "$SUCK_PID" 2>/dev/null; do
+		wr=$((wr + 1))
+		sleep 0.01
+	done
+}
 # at FILE KEY ROW: KEY of data row ROW (1 = the first after the header).
 at() { col "$1" "$2" | sed -n "${3}p"; }
 # identities FILE NAME: DESIGN.md's identities on every row.
@@ -23,10 +33,14 @@ identities() {
 n=five
 start_suck "$n" --serve --runs 5 -R 4M -o tsv -t 60 || fail "$n: suck did not start"
 "$BIN/blast" -p "$PORT" -n 2000 -r 20000 -s 200 -o tsv >"$TMP/$n.blast" 2>&1
+wait_rows "$TMP/$n.out" 1
 "$BIN/inject" run "$PORT" 1001 200 500
+wait_rows "$TMP/$n.out" 2
 "$BIN/inject" data "$PORT" "$((0x$(at "$TMP/$n.out" run_id 1)))" 200 0 5000 3 # run 1, late
 "$BIN/inject" run "$PORT" 1002 200 700
+wait_rows "$TMP/$n.out" 3
 "$BIN/inject" run "$PORT" 1003 200 900
+wait_rows "$TMP/$n.out" 4
 "$BIN/inject" data "$PORT" 1003 200 0 0 4 # a replay of the run just reported
 "$BIN/inject" run "$PORT" 1004 200 1100
 check "$n: suck ends after --runs 5" wait_pid "$SUCK_PID" 20
@@ -57,6 +71,7 @@ for v in $(variants); do
 	n=var-$v
 	start_suck "$n" --serve --runs 2 -m "$v" -a :: -R 4M -o tsv -t 30 || { fail "$n: suck did not start"; continue; }
 	"$BIN/inject" run "$PORT" 2001 300 400
+	wait_rows "$TMP/$n.out" 1
 	INJECT_V6=1 "$BIN/inject" run "$PORT" 2002 300 600
 	check "$n: suck ends" wait_pid "$SUCK_PID" 20
 	S=$TMP/$n.out
@@ -74,6 +89,7 @@ done
 n=threads
 start_suck "$n" --serve --runs 2 -m mmsg -j 2 -R 4M -o json -t 30 || fail "$n: suck did not start"
 "$BIN/inject" run "$PORT" 3001 100 300
+while [ "$(grep -c valid "$TMP/$n.out")" -lt 1 ] && kill -0 "$SUCK_PID" 2>/dev/null; do sleep 0.01; done
 "$BIN/inject" run "$PORT" 3002 100 500
 check "$n: suck ends" wait_pid "$SUCK_PID" 20
 check "$n: two json lines, each run's valid" test "$(sed -n 's/.*"valid":\([0-9]*\).*/\1/p' "$TMP/$n.out" | tr '\n' ' ')" = "300 500 "
@@ -83,7 +99,7 @@ n=timeout
 start_suck "$n" --serve --runs 2 --run-timeout 0.5 -R 4M -o tsv -t 30 || fail "$n: suck did not start"
 "$BIN/inject" data "$PORT" 4001 200 0 0 50
 "$BIN/inject" data "$PORT" 4001 200 1 10 5 # no fins: sent estimated from the highest sequences
-while [ "$(rows "$TMP/$n.out" 2>/dev/null)" != 1 ] && kill -0 "$SUCK_PID" 2>/dev/null; do sleep 0.05; done
+wait_rows "$TMP/$n.out" 1
 "$BIN/inject" run "$PORT" 4002 200 800
 check "$n: suck ends" wait_pid "$SUCK_PID" 20
 S=$TMP/$n.out
@@ -92,6 +108,22 @@ check "$n: ... estimated" test "$(at "$S" sent_estimated 1)" = 1
 check "$n: ... lost what it never got" test "$(at "$S" valid 1) $(at "$S" sent 1) $(at "$S" lost 1)" = "55 65 10"
 check "$n: the next on its fins, exact" test "$(at "$S" stop 2) $(at "$S" valid 2) $(at "$S" sent 2)" = "fin 800 800"
 check "$n: identities" identities "$S" "$n"
+
+# 4b. Under a run key a proven fin names a run: a repeat of the last run's must not.
+n=keyed
+BS_RUN_KEY=00112233445566778899aabbccddeeff
+export BS_RUN_KEY
+start_suck "$n" --serve --runs 2 -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+"$BIN/inject" run "$PORT" 5001 200 300
+wait_rows "$TMP/$n.out" 1
+"$BIN/inject" fin "$PORT" 5001 200 0 300 1 # the run's fin again, tagged right
+"$BIN/inject" run "$PORT" 5002 200 400
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+unset BS_RUN_KEY
+S=$TMP/$n.out
+check "$n: keyed" test "$(at "$S" keyed 2)" = 1
+check "$n: the second run is 5002's, not the repeated fin's" test "$(at "$S" run_id 2) $(at "$S" valid 2)" = "0000138a 400"
+check "$n: the repeat is other_run of it" test "$(at "$S" other_run 2)" = 1
 
 # 5. A real blast over IPv6, then --idle ends serving (no row for the wait), exit 0.
 n=v6-idle
@@ -110,6 +142,7 @@ identities "$S" "$n" || fail "$n: identities"
 n=signal
 start_suck "$n" --serve -o text -t 30 || fail "$n: suck did not start"
 "$BIN/inject" run "$PORT" 6001 100 10
+while [ "$(grep -c '^serve_run:' "$TMP/$n.out")" != 1 ] && kill -0 "$SUCK_PID" 2>/dev/null; do sleep 0.01; done
 "$BIN/inject" run "$PORT" 6002 100 20
 while [ "$(grep -c '^serve_run:' "$TMP/$n.out")" != 2 ] && kill -0 "$SUCK_PID" 2>/dev/null; do sleep 0.05; done
 kill -TERM "$SUCK_PID"
