@@ -193,9 +193,13 @@ describe_run() {
 	dr_runs=$(env_value "$dr_env" runs)
 	dr_work=$(env_value "$dr_env" work)
 	dr_bargs=$(env_value "$dr_env" blast_args)
-	printf '%s-byte datagrams, %s s x %s runs, work %s%s | %s\n' \
+	dr_mode= # suite --rtt, --group
+	[ "$(env_value "$dr_env" rtt)" != 1 ] || dr_mode=", round trips ($(env_value "$dr_env" outstanding) outstanding)"
+	dr_group=$(env_value "$dr_env" group)
+	[ -z "$dr_group" ] || [ "$dr_group" = none ] || dr_mode=", multicast group $dr_group"
+	printf '%s-byte datagrams, %s s x %s runs, work %s%s%s | %s\n' \
 		"${dr_size:-?}" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
-		"${dr_bargs:+, blast $dr_bargs}" "$(describe_machine "$1")"
+		"${dr_bargs:+, blast $dr_bargs}" "$dr_mode" "$(describe_machine "$1")"
 }
 # describe_machine DIR: the machine of a result, from its env.txt: "CPU, N CPUs, Linux x.y",
 # blast's host's CPU when it ran elsewhere, and the path when it was the wire (--wire).

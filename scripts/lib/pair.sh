@@ -175,7 +175,8 @@ pair_judge() {
 # pair_trial NAME LABEL VARIANT SIZE RATE: the trial of suite, ndr and sweep, one suck -m VARIANT
 # and one blast -s SIZE (-r RATE unless RATE is 0) for TIME s, through pair_run; the reports are
 # kept as NAME.{suck,blast}.{tsv,err}. Reads ADDR, WORK, TIME, SUCK_PIN, BLAST_PIN, BLAST_ARGS,
-# SUCK_ARGS (ndr -S; --latency), PAIR_INTERVAL (suite: -i rows for the timeline, kept in the
+# SUCK_ARGS (ndr -S; suite --latency, --rtt's --echo, --group's --join), BLAST_ADDR_ARGS and
+# BLAST_MORE (suite --group's and --rtt's words for blast: tools.sh check_blast), PAIR_INTERVAL (suite: -i rows for the timeline, kept in the
 # .err files) and SHAPE (ndr, sweep: trial_shape). A skip lasts: suck's exit 4 skips
 # VARIANT from then on, blast's every trial (blast is given the same options in each), which
 # then returns 4 at once. A suck that did not stop on blast's fin is noted. Status as pair_run.
@@ -187,7 +188,7 @@ pair_trial() {
 	pair_rx "$1" "$2" "$SUCK_BIN" -a "$ADDR" -p 0 -m "$3" -w "$WORK" -o tsv --idle "$IDLE" -t "$PAIR_LIMIT" \
 		$SUCK_PIN --run-id '{run_id}' --key-file - ${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SUCK_ARGS:-}
 	pair_tx "$BLAST_BIN" -a "$ADDR" -p '{port}' -t "$TIME" -s "$4" $pt_rate -o tsv $BLAST_PIN --run-id '{run_id}' --key-file - \
-		${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SHAPE:-} $BLAST_ARGS
+		${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SHAPE:-} ${BLAST_ADDR_ARGS:-} ${BLAST_MORE:-} $BLAST_ARGS
 	pt_st=0
 	pair_run "$3" || pt_st=$?
 	if [ $pt_st -eq 4 ] && [ "$PAIR_WHO" = tx ]; then

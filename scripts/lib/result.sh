@@ -41,7 +41,7 @@ result_own() {
 	:*.png | :*.svg)
 		case ${1%.*} in
 		datagrams | cpu | memory | published_vs_here | ndr | rate | rate_loss | size_pps | size_mbps | \
-			latency | timeline | rate_latency) return 0 ;;
+			latency | rtt | timeline | rate_latency) return 0 ;;
 		esac ;;
 	esac
 	return 1

@@ -4,7 +4,9 @@
 # free and exact, two runs' values as printed), at least 1 - alpha (0.05) sure, and how sure it
 # is in % (median_ci_pct: with 5 runs or fewer it is min..max, 93.8 % sure for 5, 75 % for 3).
 # A figure is a column whose values are all numbers; identifiers that happen to be numbers
-# (run, run ids, digests) are not figures. An empty cell is a value the tool did not report.
+# (run, run ids, digests) are not figures. An empty cell is a value the tool did not report, and
+# so is "-" (the tools' word for a figure not measured, e.g. blast's rtt_p50_us when no request
+# of a run was answered): the figure is summarized over the runs that have a number (runs).
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
@@ -32,6 +34,8 @@ NR == 1 {
 	}
 	r = ++nruns[v]
 	for (i = 1; i <= nf; i++) {
+		if ($i == "-")
+			$i = ""
 		cell[v, i, r] = $i
 		if ($i != "" && !isnum($i))
 			text[i] = 1

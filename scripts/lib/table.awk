@@ -2,10 +2,12 @@
 # well in a terminal). A cell is "median (min..max)" over the runs, or just the median when all
 # runs agree; "-" when no run reported the figure. Counts are shortened (834.6k, 1.21M): the
 # exact numbers are in summary.tsv; KiB stay exact. A third table with suck --latency's delays,
-# and one of the receive path when the runs measured the kernel's part (suck --rx-dev: --wire).
+# one of the receive path when the runs measured the kernel's part (suck --rx-dev: --wire), and
+# one of the round trips when blast measured them (blast --rtt: the suite's --rtt).
 # Then which differences between the variants are beyond the noise, from the runs themselves
 # (runs.tsv beside summary.tsv, or the file given as -v runsfile=FILE): for received/s, suck CPU
-# per datagram and, where measured, the whole receive path's per datagram, the variants ordered
+# per datagram and, where measured, the whole receive path's per datagram, transactions/s and
+# the RTT's p50, the variants ordered
 # by median and each tested against the next with the two-sided Mann-Whitney U test of stats.awk
 # (p <= alpha, 0.05 when not given), and a note when the runs are too few for any p to reach alpha.
 BEGIN {
@@ -15,7 +17,8 @@ BEGIN {
 	# the figures the commentary ranks: column:heading:which way is better (the receive path's
 	# total only where it was measured: a run on loopback reports "-", no number to rank)
 	ncfig = split("suck_pps:received/s:high|suck_cpu_ns_per_pkt:suck CPU ns/datagram:low|" \
-		"suck_rx_total_ns_per_pkt:receive path ns/datagram (suck + kernel):low", cfig, "|")
+		"suck_rx_total_ns_per_pkt:receive path ns/datagram (suck + kernel):low|" \
+		"blast_tps:transactions/s:high|blast_rtt_p50_us:RTT p50:low", cfig, "|")
 	ntab = 2
 	spec[1] = "runs:runs|blast_sent:sent by blast|suck_received:received by suck|received_pct:received %|suck_dropped:dropped (rcvbuf full)|suck_elsewhere:lost elsewhere|suck_pps:received/s"
 	spec[2] = "suck_cpu_ns_per_pkt:suck CPU ns/datagram|suck_user_s:suck user s|suck_sys_s:suck sys s|blast_cpu_ns_per_pkt:blast CPU ns/datagram|suck_rss_kib:suck rss KiB|suck_heap_kib:suck heap KiB"
@@ -23,6 +26,8 @@ BEGIN {
 	# on the wire (suck --rx-dev), the receive path: suck's CPU, the NAPI thread's, their sum
 	specw = "suck_cpu_ns_per_pkt:suck CPU ns/datagram|suck_rx_kernel_ns_per_pkt:kernel rx ns/datagram|suck_rx_total_ns_per_pkt:total rx ns/datagram|suck_rx_napi_s:NAPI thread s|suck_rx_softirq_s:softirq s|suck_segs_per_buf:datagrams/buffer"
 	spec[3] = "suck_lat_p50_us:delay p50 us|suck_lat_p99_us:p99 us|suck_lat_p999_us:p99.9 us|suck_lat_max_us:max us|suck_stack_p50_us:stack p50 us|suck_queue_p50_us:queue p50 us|suck_queue_p99_us:queue p99 us"
+	# with blast --rtt (the suite's --rtt): the round trips, blast's send call to suck's reply
+	specr = "blast_tps:transactions/s|blast_rtt_p50_us:RTT p50 us|blast_rtt_p90_us:p90 us|blast_rtt_p99_us:p99 us|blast_rtt_p999_us:p99.9 us|blast_rtt_max_us:max us|blast_rtt_mean_us:mean us|blast_rtt_lost:unanswered"
 }
 
 function short(s,    x) {
@@ -128,7 +133,8 @@ function readruns(file,    line, hdr, c, n, i, q, fl, kv, f, v) {
 # commentary(): one line per ranked figure: "a > b (ratio, interval, p) ~ c (p) ...".
 function commentary(    q, kv, f, what, better, k, m, v, med, sv, ix, a, b, na, nb, i, line, p, ma, mb, ci, few, fewmin, sign) {
 	print ""
-	print "Beyond the noise? The variants best first by median (most received/s, least CPU), each against the next in a" \
+	print "Beyond the noise? The variants best first by median (most received/s, least CPU" \
+		(rtt ? "; most transactions/s, shortest RTT" : "") "), each against the next in a" \
 		" two-sided Mann-Whitney U test of their runs: > or < when p <= " alpha " (with the ratio of the medians and its " \
 		trim(sprintf("%.1f", 100 * (1 - alpha))) " % Hodges-Lehmann interval), ~ when not."
 	print ""
@@ -186,11 +192,15 @@ END {
 			lat = 1
 		if ((order[k], "suck_rx_kernel_ns_per_pkt") in med)
 			wire = 1
+		if ((order[k], "blast_rtt_p50_us") in med)
+			rtt = 1
 	}
 	if (lat)
 		ntab = 3
 	if (wire)
 		spec[++ntab] = specw
+	if (rtt)
+		spec[++ntab] = specr
 	for (t = 1; t <= ntab; t++) {
 		if (t > 1)
 			print ""

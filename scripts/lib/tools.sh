@@ -123,18 +123,49 @@ check_suck() {
 }
 
 # check_blast SIZE SIZE_OPTION OPTION VALUE WORDS...: blast takes what a run gives it (ADDR, TIME,
-# SIZE, and WORDS, from the script's OPTION VALUE); a refusal is bad usage naming the option at
-# fault (asked again with fewer of them to find which).
+# SIZE, BLAST_ADDR_ARGS, BLAST_MORE, and WORDS, from the script's OPTION VALUE); a refusal is bad
+# usage naming the option at fault (asked again with fewer of them to find which).
+# BLAST_ADDR_ARGS: the words that go with ADDR (suite --group's --mc-if and --ttl; ADDR_OPT the
+# option that gave ADDR, -a unless set); BLAST_MORE: the script's own words for blast besides
+# (suite --rtt's), BLAST_MORE_OPT the option they come from. pair_trial gives both to every blast.
 check_blast() {
 	cb_s=$1 cb_so=$2 cb_o=$3 cb_val=$4
 	shift 4
-	tool_takes blast -a "$ADDR" -t "$TIME" -s "$cb_s" "$@" && return 0
+	# shellcheck disable=SC2086 # the words of the script's own options, split on purpose
+	tool_takes blast -a "$ADDR" -t "$TIME" -s "$cb_s" ${BLAST_ADDR_ARGS:-} ${BLAST_MORE:-} "$@" && return 0
 	cb_why=$TRY_MSG
 	tool_takes blast || die "blast refuses what every run gives it: $TRY_MSG"
 	tool_takes blast -t "$TIME" || usage_error "-t '$TIME': blast refuses it: $TRY_MSG"
-	tool_takes blast -t "$TIME" -a "$ADDR" || usage_error "-a '$ADDR': blast refuses it: $TRY_MSG"
-	tool_takes blast -t "$TIME" -a "$ADDR" -s "$cb_s" || usage_error "$cb_so '$cb_s': blast refuses it: $TRY_MSG"
+	# shellcheck disable=SC2086
+	tool_takes blast -t "$TIME" -a "$ADDR" ${BLAST_ADDR_ARGS:-} || usage_error "${ADDR_OPT:--a} '$ADDR': blast refuses it: $TRY_MSG"
+	# shellcheck disable=SC2086
+	tool_takes blast -t "$TIME" -a "$ADDR" -s "$cb_s" ${BLAST_ADDR_ARGS:-} || usage_error "$cb_so '$cb_s': blast refuses it: $TRY_MSG"
+	# shellcheck disable=SC2086
+	[ -z "${BLAST_MORE:-}" ] || tool_takes blast -t "$TIME" -a "$ADDR" -s "$cb_s" ${BLAST_ADDR_ARGS:-} $BLAST_MORE ||
+		usage_error "$BLAST_MORE_OPT: blast refuses it: $TRY_MSG"
 	usage_error "$cb_o '$cb_val': blast refuses it: $cb_why"
+}
+
+# variants_able WORDS...: VARIANTS parted by whether suck takes WORDS with them, for an
+# option only some variants have (suite --rtt's --echo, --group's --join): VA_UNABLE, those
+# suck refuses WORDS with (--check exit 2, -a ADDR and -w WORK given) although it takes the
+# variant alone (exit 0, or 4: not offered here either way), VA_ABLE the others, in order;
+# VA_WHY what suck said of the first unable one.
+variants_able() {
+	VA_ABLE='' VA_UNABLE='' VA_WHY=''
+	for va in $VARIANTS; do
+		va_st=0
+		tool_check suck -a "$ADDR" -w "$WORK" -m "$va" "$@" || va_st=$?
+		if [ "$va_st" = 2 ]; then
+			va_msg=$TRY_MSG
+			if tool_takes suck -m "$va"; then
+				VA_UNABLE="$VA_UNABLE${VA_UNABLE:+ }$va"
+				[ -n "$VA_WHY" ] || VA_WHY=$va_msg
+				continue
+			fi
+		fi
+		VA_ABLE="$VA_ABLE${VA_ABLE:+ }$va"
+	done
 }
 
 # run_id: a random run id, 1..4294967295, for one suck and blast pair: suck --run-id takes only
