@@ -114,7 +114,7 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && [ -x "$BIN/netdev" ] &
 	trap 'netns_gone; for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 	if ip netns add "$NSB" && ip link add "$VA" type veth peer name "$VB" &&
 		ip link set "$VA" netns "$NSA" && ip link set "$VB" netns "$NSB" &&
-		ip -n "$NSA" addr add 10.231.0.1/24 dev "$VA" && ip -n "$NSB" addr add 10.231.0.2/24 dev "$VB" &&
+		ip -n "$NSA" addr add 198.19.31.1/24 dev "$VA" && ip -n "$NSB" addr add 198.19.31.2/24 dev "$VB" &&
 		ip -n "$NSA" link set "$VA" up && ip -n "$NSB" link set "$VB" up &&
 		ip netns exec "$NSB" "$BIN/netdev" set "$VB" rx-gro on >/dev/null &&
 		ip netns exec "$NSA" "$BIN/netdev" set "$VA" tx-tcp-segmentation off tx-tcp6-segmentation off \
@@ -122,9 +122,9 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && [ -x "$BIN/netdev" ] &
 		ip netns exec "$NSA" "$BIN/netdev" set "$VA" tx-tcp-accecn-segmentation off >/dev/null 2>&1
 		for v in mmsg epoll; do
 			n=veth-$v
-			start_listener "$n" ip netns exec "$NSB" "$BIN/suck" -a 10.231.0.2 -p 0 -m $v --busy-poll 50 \
+			start_listener "$n" ip netns exec "$NSB" "$BIN/suck" -a 198.19.31.2 -p 0 -m $v --busy-poll 50 \
 				-R 4M -o tsv -t 30 || { fail "$n: suck did not start"; continue; }
-			ip netns exec "$NSA" "$BIN/blast" -a 10.231.0.2 -p "$PORT" -s 500 -n 3000 -r 20k -o tsv >/dev/null 2>&1
+			ip netns exec "$NSA" "$BIN/blast" -a 198.19.31.2 -p "$PORT" -s 500 -n 3000 -r 20k -o tsv >/dev/null 2>&1
 			check "$n: suck ends" wait_pid "$LISTENER_PID" 20
 			S=$TMP/$n.out
 			check "$n: stop fin" test "$(field "$S" stop)" = fin

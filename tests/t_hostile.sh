@@ -10,7 +10,7 @@ RUN=305419896 # 0x12345678
 for v in $(variants); do
 	n=hostile-$v
 	start_suck "$n" -m "$v" -s 4000 -R 4M -i 0.1 -o tsv --idle 10 -t 60 || { skip "$n: $(cat "$TMP/$n.err")"; continue; }
-	"$BIN/blast" -p "$PORT" --run-id $RUN -s 1000 -n 15000 -r 10k -o tsv >"$TMP/$n.blast" 2>/dev/null &
+	"$BIN/blast" -p "$PORT" --run-id $RUN -s 1000 -n 8000 -r 10k -o tsv >"$TMP/$n.blast" 2>/dev/null &
 	BPID=$!
 	PIDS="$PIDS $BPID"
 	wait_received "$n"

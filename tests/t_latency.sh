@@ -13,7 +13,7 @@ for addr in 127.0.0.1 ::1; do
 	for v in $(variants); do
 		n=lat-$v-$addr
 		start_suck "$n" -a "$addr" -m $v --latency -R 4M -o tsv -t 30 || { skip "$n: $(cat "$TMP/$n.err")"; continue; }
-		"$BIN/blast" -a "$addr" -p "$PORT" -s 200 -n 1000 -r 2000 -o tsv >"$TMP/$n.blast" 2>/dev/null
+		"$BIN/blast" -a "$addr" -p "$PORT" -s 200 -n 1000 -r 5000 -o tsv >"$TMP/$n.blast" 2>/dev/null
 		check "$n: suck ends" wait_pid "$SUCK_PID" 20
 		S=$TMP/$n.out
 		check "$n: stop fin" test "$(field "$S" stop)" = fin

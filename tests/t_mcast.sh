@@ -46,6 +46,23 @@ fi
 
 # rx NAME: the keys of a receiver's report that the messages show
 rx() { echo "received $(field "$TMP/$1.out" received) valid $(field "$TMP/$1.out" valid) foreign $(field "$TMP/$1.out" foreign) stop $(field "$TMP/$1.out" stop)"; }
+# A blast to a group repeats its fins for the whole 2 s (no port can refuse them): each
+# runs in the background while the test goes on, and is waited for at the end (blasts_done).
+BLASTS=""
+bg_blast() { # NAME ARGS...: blast ARGS in the background, report in $TMP/NAME.b
+	bb=$1; shift
+	"$BIN/blast" "$@" >"$TMP/$bb.b" 2>"$TMP/$bb.berr" &
+	echo $! >"$TMP/$bb.bpid"
+	PIDS="$PIDS $!"
+	BLASTS="$BLASTS $bb"
+}
+blasts_done() { # waits for every background blast and checks it exited 0
+	for bb in $BLASTS; do
+		wait "$(cat "$TMP/$bb.bpid")"
+		check "$bb: blast exit 0 ($(cat "$TMP/$bb.berr"))" test $? = 0
+	done
+	BLASTS=""
+}
 # exact NAME SENT: the receiver NAME got exactly SENT datagrams, every one valid, and the fins
 exact() {
 	check "$1: exact, $2 sent ($(rx "$1"))" \
@@ -60,14 +77,17 @@ for v in $(variants); do
 	start_listener "$c-b" "$BIN/suck" -p "$PORT" -m "$v" --join $G4 --mc-if lo -R 4M -o tsv -t 30 ||
 		{ fail "$c: a second receiver of the group was refused the port"; continue; }
 	b=$LISTENER_PID
-	"$BIN/blast" -a $G4 -p "$PORT" --mc-if lo -s 500 -n 2000 -r 20000 -o tsv >"$TMP/$c.b" 2>"$TMP/$c.berr"
-	check "$c: blast exit 0 ($(cat "$TMP/$c.berr"))" test $? = 0
+	bg_blast "$c" -a $G4 -p "$PORT" --mc-if lo -s 500 -n 2000 -r 20000 -o tsv
 	check "$c: receivers end" wait_pid "$a" 20
 	wait_pid "$b" 20
 	exact "$c-a" 2000
 	exact "$c-b" 2000
-	check "$c: blast: group 1, ttl 1, mc_if lo, mc_loop 0" test "$(field "$TMP/$c.b" group) $(field "$TMP/$c.b" ttl) $(field "$TMP/$c.b" mc_if) $(field "$TMP/$c.b" mc_loop)" = "1 1 lo 0"
 	check "$c: suck: group $G4, mc_if lo" test "$(field "$TMP/$c-a.out" group) $(field "$TMP/$c-a.out" mc_if) $(field "$TMP/$c-a.out" source)" = "$G4 lo -"
+done
+LO_BLASTS=$BLASTS
+blasts_done
+for c in $LO_BLASTS; do
+	check "$c: blast: group 1, ttl 1, mc_if lo, mc_loop 0" test "$(field "$TMP/$c.b" group) $(field "$TMP/$c.b" ttl) $(field "$TMP/$c.b" mc_if) $(field "$TMP/$c.b" mc_loop)" = "1 1 lo 0"
 done
 
 # A plain suck holds its port alone: a group's receiver is refused it, and the other way round.
@@ -88,8 +108,7 @@ if [ $VETH = 1 ]; then
 		start_listener "$c-b" $INB "$BIN/suck" -p $P -m buffer --join $G --mc-if vb -R 4M -o tsv -t 30 ||
 			fail "$c: a second receiver was refused"
 		b=$LISTENER_PID
-		"$BIN/blast" -a $G -p $P --mc-if va -s 300 -n 1500 -r 15000 -o tsv >"$TMP/$c.b" 2>"$TMP/$c.berr"
-		check "$c: blast exit 0 ($(cat "$TMP/$c.berr"))" test $? = 0
+		bg_blast "$c" -a $G -p $P --mc-if va -s 300 -n 1500 -r 15000 -o tsv
 		wait_pid "$a" 20
 		wait_pid "$b" 20
 		exact "$c-a" 1500
@@ -100,7 +119,7 @@ if [ $VETH = 1 ]; then
 		c=veth$fam-ttl
 		start_listener "$c" $INB "$BIN/suck" -p 0 --join $G --mc-if vb --marks -R 4M -o tsv -t 30 || fail "$c: suck did not start"
 		a=$LISTENER_PID
-		"$BIN/blast" -a $G -p $PORT --mc-if va --ttl 3 --tos 32 -n 300 -r 10000 -o tsv >/dev/null 2>&1
+		bg_blast "$c" -a $G -p $PORT --mc-if va --ttl 3 --tos 32 -n 300 -r 10000 -o tsv
 		wait_pid "$a" 20
 		check "$c: ttl 3 tos 32 ($(field "$TMP/$c.out" ttl) $(field "$TMP/$c.out" tos))" \
 			test "$(field "$TMP/$c.out" ttl) $(field "$TMP/$c.out" tos) $(field "$TMP/$c.out" valid)" = "3 32 300"
@@ -110,7 +129,7 @@ if [ $VETH = 1 ]; then
 		# receiver of this group shares its port and so the host is a member (Linux hands such
 		# a socket every group of the host unless it says IP_MULTICAST_ALL 0, as --join does).
 		c=veth$fam-none
-		start_listener "$c" $INB "$BIN/suck" -p 0 -a $ANY -o tsv -t 4 || fail "$c: suck did not start"
+		start_listener "$c" $INB "$BIN/suck" -p 0 -a $ANY -o tsv -t 2 || fail "$c: suck did not start"
 		a=$LISTENER_PID
 		"$BIN/blast" -a $G -p $PORT --mc-if va -n 500 -r 10000 -o tsv >"$TMP/$c.b" 2>/dev/null
 		wait_pid "$a" 20
@@ -122,7 +141,7 @@ if [ $VETH = 1 ]; then
 		start_listener "$c" $INB "$BIN/suck" -p $P -a $ANY --join $GB --mc-if vb -o tsv -t 30 --idle 3 ||
 			fail "$c: suck did not start"
 		b=$LISTENER_PID
-		"$BIN/blast" -a $G -p $P --mc-if va -n 500 -r 10000 -o tsv >"$TMP/$c.b" 2>/dev/null
+		bg_blast "$c" -a $G -p $P --mc-if va -n 500 -r 10000 -o tsv
 		wait_pid "$a" 20
 		kill "$b" 2>/dev/null
 		wait_pid "$b" 20
@@ -140,7 +159,7 @@ if [ $VETH = 1 ]; then
 			fail "$c-r2: suck did not start"
 		r2=$LISTENER_PID
 		$INB "$BIN/blast" -a $G -p $P --mc-if vb --mc-loop --run-id 2 -n 700 -r 10000 -o tsv >"$TMP/$c.bb" 2>&1
-		"$BIN/blast" -a $G -p $P --mc-if va --run-id 1 -n 900 -r 10000 -o tsv >"$TMP/$c.ba" 2>&1
+		bg_blast "$c-a" -a $G -p $P --mc-if va --run-id 1 -n 900 -r 10000 -o tsv
 		wait_pid "$r1" 20
 		wait_pid "$r2" 20
 		check "$c: the source filter keeps $SRC_B out ($(rx "$c-r1"))" \
@@ -150,6 +169,7 @@ if [ $VETH = 1 ]; then
 		check "$c: an any-source receiver gets both: 900 + 700 + $fb of B's fins ($(rx "$c-r2"))" \
 			test "$(field "$TMP/$c-r2.out" received) $(field "$TMP/$c-r2.out" valid) $(field "$TMP/$c-r2.out" foreign)" = "$((1600 + fb)) 900 $((700 + fb))"
 	done
+	blasts_done
 fi
 
 # --- options -------------------------------------------------------------------------------------

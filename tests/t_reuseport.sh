@@ -51,10 +51,15 @@ for addr in 127.0.0.1 ::1; do
 		P=$PORT
 		start_listener "$t-joiner" "$BIN/joiner" $addr "$P" 30 || fail "$t: the joiner could not join"
 		JPID=$LISTENER_PID
-		"$BIN/blast" -a $addr -p "$P" -j 8 -s 200 -n 16000 -r 40k -o tsv >"$TMP/$t.blast" 2>"$TMP/$t.berr"
+		# blast in the background: it repeats its fins until a closed port refuses them, and the
+		# joiner holds the port until it is ended here, once suck is done
+		"$BIN/blast" -a $addr -p "$P" -j 8 -s 200 -n 16000 -r 40k -o tsv >"$TMP/$t.blast" 2>"$TMP/$t.berr" &
+		BPID=$!
+		PIDS="$PIDS $BPID"
 		check "$t: suck ends on the fins" wait_pid "$SPID" 20
 		kill "$JPID" 2>/dev/null
 		wait_pid "$JPID" 10
+		check "$t: blast ends once the port refuses its fins" wait_pid "$BPID" 10
 		S=$TMP/$t.out
 		check "$t: stop fin ($(field "$S" stop))" test "$(field "$S" stop)" = fin
 		check "$t: sent 16000 from the fins ($(field "$S" sent), estimated $(field "$S" sent_estimated))" \

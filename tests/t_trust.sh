@@ -52,7 +52,7 @@ check "$n: lost is exact" test "$(field "$S" lost)" = 1125899906842620
 for v in buffer mmsg epoll pool; do
 	n=threads-$v
 	start_suck "$n" -m $v -j 2 --run-id $RUN -R 4M -i 0.05 -o tsv --idle 10 -t 60 || fail "$n: suck did not start"
-	"$BIN/blast" -p "$PORT" --run-id $RUN -s 500 -n 6000 -r 4000 -o tsv >"$TMP/$n.blast" 2>/dev/null &
+	"$BIN/blast" -p "$PORT" --run-id $RUN -s 500 -n 6000 -r 8000 -o tsv >"$TMP/$n.blast" 2>/dev/null &
 	BPID=$!
 	PIDS="$PIDS $BPID"
 	wait_received "$n"
