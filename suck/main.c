@@ -66,6 +66,11 @@ static void usage(FILE *out)
 "                       are counted as truncated\n"
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
 "      --idle SECS      stop SECS after the last datagram (0 = never)\n"
+"      --serve          after a run ends on its fins, report it and wait for the next\n"
+"                       on the same sockets, a report row per run (not xdp, --run-id)\n"
+"      --runs N         --serve: stop after N runs, 1..%u (no limit)\n"
+"      --run-timeout SECS  --serve: end a run SECS after it locked, unfinished, report\n"
+"                       it and serve the next (0 = never)\n"
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
 "      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
@@ -109,8 +114,9 @@ static void usage(FILE *out)
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
-"Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed.\n",
-		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_THREADS, SUCK_MAX_RETAIN,
+"Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed\n"
+"(--serve: each run's as it ends; -t and --idle count from the start of serving).\n",
+		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_RUNS, SUCK_MAX_THREADS, SUCK_MAX_RETAIN,
 		SUCK_MAX_WORKERS, SUCK_MAX_QUEUE, SUCK_MAX_BUSY_POLL, SUCK_MAX_BUSY_BUDGET);
 }
 
@@ -140,7 +146,7 @@ static void parse(int argc, char **argv)
 	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
 	       O_XDPDEV, O_XDPZC,
-	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF };
+	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE, O_RUNS, O_RUN_TIMEOUT };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
@@ -162,6 +168,8 @@ static void parse(int argc, char **argv)
 		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
 		{ "join", required_argument, 0, O_JOIN }, { "source", required_argument, 0, O_SOURCE },
 		{ "mc-if", required_argument, 0, O_MC_IF },
+		{ "serve", no_argument, 0, O_SERVE }, { "runs", required_argument, 0, O_RUNS },
+		{ "run-timeout", required_argument, 0, O_RUN_TIMEOUT },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -206,6 +214,9 @@ static void parse(int argc, char **argv)
 		case O_JITTER: cfg.jitter = 1; break;
 		case O_ECHO: cfg.echo = 1; break;
 		case O_JOIN: cfg.join = optarg; break;
+		case O_SERVE: cfg.serve = 1; break;
+		case O_RUNS: cfg.runs = opt_u64("--runs", optarg, OPT_COUNT, 1, SUCK_MAX_RUNS); break;
+		case O_RUN_TIMEOUT: cfg.run_timeout_s = opt_secs("--run-timeout", optarg, 0, 1e7); break;
 		case O_SOURCE: cfg.source = optarg; break;
 		case O_MC_IF:
 			cfg.mc_if = optarg;
@@ -286,6 +297,16 @@ static void parse(int argc, char **argv)
 		opt_die("%s applies to -m xdp only", cfg.xdp_dev ? "--xdp-dev" : "--xdp-zc");
 	if (cfg.echo && !cfg.variant->echoes)
 		opt_die("--echo applies to -m%s; %s cannot reply", names_where(WHERE_ECHO), cfg.variant->name);
+	if ((cfg.runs || cfg.run_timeout_s > 0) && !cfg.serve)
+		opt_die("%s applies to --serve", cfg.runs ? "--runs" : "--run-timeout");
+	/* Every run of a server has its own id (blast's random one): a fixed one would make a
+	 * late datagram of the run before one of the next. */
+	if (cfg.serve && cfg.run_id)
+		opt_die("--serve with --run-id: each run served is the run of its own first datagram "
+			"(or proven fin); leave --run-id out");
+	/* xdp is set up again between runs: its program off the device and on again, unserved */
+	if (cfg.serve && cfg.variant->device)
+		opt_die("--serve applies to every variant but -m xdp");
 	if ((cfg.source || cfg.mc_if) && !cfg.join)
 		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
 	if (cfg.join) {
@@ -510,6 +531,9 @@ static int check(void)
 	report_u64(&r, "marks", (uint64_t)cfg.marks);
 	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
 	report_u64(&r, "echo", (uint64_t)cfg.echo);
+	report_u64(&r, "serve", (uint64_t)cfg.serve);
+	report_u64(&r, "runs", cfg.runs);
+	report_f(&r, "run_timeout_s", cfg.run_timeout_s, 3);
 	total_mcast(&r, &cfg);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	total_settings(&r, &cfg);
@@ -566,6 +590,11 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
 	sh.key = cfg.key;
 	sh.start_real_ns = sys_real_ns();
+	if (cfg.serve) {
+		/* -t and --idle count from here, over every run */
+		sh.serve_ns = sys_mono_ns();
+		atomic_store(&sh.last_ns, sh.serve_ns);
+	}
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int fd = open_socket(&a, i == 0), st;
 		if (fd < 0)
@@ -618,14 +647,22 @@ static int run(void)
 	return rc;
 }
 
+/* One run, for finish and serve: its report and its stderr, as below. */
+struct run_out {
+	const char *where;
+	int rcvbuf;
+	uint64_t serve_run;        /* --serve: the run's number (tsv: the header before the first) */
+	int64_t drops_base;        /* --serve: the sockets' drop counters before this run */
+	int64_t drops_now;         /* ... and after it, for the next run's base */
+};
+
 /* After the threads: the kernel's drops, the threads' failures and warnings on stderr, the
- * report on stdout, everything freed. The exit code, from rc (run's) on. */
-static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,
-		  const struct kernel_work *kw)
+ * report on stdout. The exit code, from rc (run's) on. */
+static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const struct sys_cpu *c1,
+		      const struct kernel_work *kw)
 {
 	static struct total tot;
 	const struct sys_error *errs[SUCK_MAX_THREADS];
-	const struct variant *v = cfg.variant;
 	uint64_t heap_kib = sys_heap_kib();
 	struct total_env env;
 	int64_t kdrops = 0;
@@ -642,6 +679,10 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 		if (rxs[i].other_id && !other_id)
 			other_id = rxs[i].other_id;
 	}
+	/* --serve: the sockets' counters run on from run to run; a run's drops are its part */
+	o->drops_now = kdrops;
+	if (kdrops >= 0 && o->drops_base >= 0)
+		kdrops -= o->drops_base;
 	/* Each failure once; the threads that only stopped because of it say nothing. */
 	if (sys_error_print(errs, cfg.threads, "threads"))
 		rc = 1;
@@ -676,25 +717,126 @@ static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c
 		fprintf(stderr, "suck: warning: --rx-dev %s: no NAPI kernel thread (napi/%s-*) at the start: the "
 			"kernel's receive work is not counted (is /sys/class/net/%s/threaded 1?)\n",
 			cfg.rx_dev, cfg.rx_dev, cfg.rx_dev);
-	env = (struct total_env){ .where = where, .rcvbuf = rcvbuf, .heap_kib = heap_kib, .c0 = *c0, .c1 = *c1,
-				  .kernel = cfg.rx_dev ? kw : NULL };
+	env = (struct total_env){ .where = o->where, .rcvbuf = o->rcvbuf, .heap_kib = heap_kib, .c0 = *c0,
+				  .c1 = *c1, .kernel = cfg.rx_dev ? kw : NULL, .serve_run = o->serve_run };
 	total_report(&r, &tot, &rxs[0], &env);
-	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
+	/* --serve: text reports apart by a blank line, one tsv header, a json line each */
+	if (o->serve_run > 1 && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF)
+		rc = 1;
+	if (report_write_row(&r, (enum report_fmt)cfg.fmt, stdout, o->serve_run <= 1) < 0) {
 		warn("writing the report");
 		rc = 1;
 	}
+	return rc;
+}
+
+/* The variants' state and the sockets, freed. */
+static void close_all(void)
+{
+	const struct variant *v = cfg.variant;
+
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		v->teardown(&rxs[i]);
 		rx_free(&rxs[i]);
 		close(rxs[i].fd);
 	}
+}
+
+static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,
+		  const struct kernel_work *kw)
+{
+	struct run_out o = { .where = where, .rcvbuf = rcvbuf };
+
+	rc = report_run(rc, &o, c0, c1, kw);
+	if (cfg.threads)
+		close_all();
+	return rc;
+}
+
+/* One run as main runs it: the kernel's receive work and the CPU around the threads. */
+static int run_measured(struct sys_cpu *c0, struct sys_cpu *c1, struct kernel_work *kw)
+{
+	static struct kernel_snap k0, k1;
+	int rc;
+
+	*kw = (struct kernel_work){ 0 };
+	/* --rx-dev: the kernel's receive work, read around the run as the CPU times are */
+	if (cfg.rx_dev)
+		kernel_snap(&k0, cfg.rx_dev, cfg.cpu, cfg.threads);
+	sys_cpu_now(c0);
+	rc = run();
+	sys_cpu_now(c1);
+	if (cfg.rx_dev) {
+		kernel_snap(&k1, cfg.rx_dev, cfg.cpu, cfg.threads);
+		kernel_delta(&k0, &k1, kw);
+	}
+	return rc;
+}
+
+/* --serve: runs one after another on the same sockets, each reported as it ends. A run that
+ * ended on its fins or --run-timeout is followed by the next; a signal, -t, --idle, --runs or
+ * an error ends serving. A run that saw nothing (a signal or --idle while waiting) has no row.
+ * Between runs every thread's state is made again on its socket (trackers and buffers freed,
+ * then allocated as for the first run: memory stays what one run holds), and rx_serve_next
+ * resets what the threads share. */
+static int serve(const char *where, int rcvbuf)
+{
+	struct run_out o = { .where = where, .rcvbuf = rcvbuf, .drops_base = 0 };
+	struct kernel_work kw;
+	struct sys_cpu c0, c1;
+	int rc = 0;
+
+	for (;;) {
+		int st = run_measured(&c0, &c1, &kw), why = atomic_load(&sh.stop), seen;
+		uint64_t received = 0, late = 0;
+
+		for (unsigned i = 0; i < cfg.threads; i++) {
+			received += rxs[i].received;
+			late += rxs[i].other_run;
+		}
+		/* Before a run locks, other_run can only be runs already reported (another id locks):
+		 * their late datagrams and repeated fins alone make no run, but are said. */
+		seen = received != late || atomic_load(&sh.run) || atomic_load(&sh.fins) || st ||
+		       why == RX_STOP_ERROR;
+		if (!seen && late)
+			fprintf(stderr, "suck: %llu datagrams of runs already reported arrived after the last "
+				"one (other_run); no run followed\n", (unsigned long long)late);
+		if (seen) {
+			o.serve_run++;
+			rc = report_run(st, &o, &c0, &c1, &kw);
+			o.drops_base = o.drops_now;
+		} else {
+			rc = st;
+		}
+		if (rc || cfg.threads == 0 || (why && why != RX_STOP_RUN_TIMEOUT) ||
+		    (cfg.runs && o.serve_run >= cfg.runs))
+			break;
+		rx_serve_next(&sh);
+		for (unsigned i = 0; i < cfg.threads && !rc; i++) {
+			int fd = rxs[i].fd;
+			cfg.variant->teardown(&rxs[i]);
+			rx_free(&rxs[i]);
+			if ((rc = setup_rx(&rxs[i], fd, i))) {
+				/* this one's state is gone: close its socket now, the others below */
+				cfg.variant->teardown(&rxs[i]);
+				rx_free(&rxs[i]);
+				close(fd);
+				for (unsigned j = i + 1; j < cfg.threads; j++)
+					rxs[j - 1] = rxs[j]; /* no thread runs: a plain move */
+				cfg.threads--;
+			}
+		}
+		if (rc)
+			break;
+	}
+	if (cfg.threads)
+		close_all();
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	static struct kernel_snap k0, k1;
-	struct kernel_work kw = { 0 };
+	struct kernel_work kw;
 	struct sys_cpu c0, c1;
 	char where[80];
 	int rcvbuf, rc;
@@ -707,15 +849,8 @@ int main(int argc, char **argv)
 		return check();
 	if ((rc = setup(where, sizeof where, &rcvbuf)))
 		return rc;
-	/* --rx-dev: the kernel's receive work, read around the run as the CPU times are */
-	if (cfg.rx_dev)
-		kernel_snap(&k0, cfg.rx_dev, cfg.cpu, cfg.threads);
-	sys_cpu_now(&c0);
-	rc = run();
-	sys_cpu_now(&c1);
-	if (cfg.rx_dev) {
-		kernel_snap(&k1, cfg.rx_dev, cfg.cpu, cfg.threads);
-		kernel_delta(&k0, &k1, &kw);
-	}
+	if (cfg.serve)
+		return serve(where, rcvbuf);
+	rc = run_measured(&c0, &c1, &kw);
 	return finish(rc, where, rcvbuf, &c0, &c1, &kw);
 }

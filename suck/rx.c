@@ -19,7 +19,8 @@
 #define SO_INCOMING_NAPI_ID 56
 #endif
 
-const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error" };
+const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error",
+					 "run_timeout" };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh)
 {
@@ -286,10 +287,18 @@ int rx_lock(struct rx *rx, uint32_t run_id)
 	uint64_t want = 1ull << 32 | run_id, cur = 0;
 
 	if (!rx->have_run) {
+		/* --serve: a late datagram of a run already reported names no new run */
+		if (rx->sh->ndone && !atomic_load(&rx->sh->run) && rx_finished(rx->sh, run_id)) {
+			if (!rx->other_id)
+				rx->other_id = run_id;
+			return 0;
+		}
 		/* --run-id, or the first data datagram of any thread, decides the run; the others
 		 * adopt it. */
 		if (!atomic_compare_exchange_strong(&rx->sh->run, &cur, want))
 			want = cur;
+		else if (rx->cfg->run_timeout_s > 0)
+			atomic_store(&rx->sh->lock_ns, sys_mono_ns());
 		rx->run_id = (uint32_t)want;
 		rx->have_run = 1;
 	}
@@ -352,8 +361,12 @@ static int fin_believable(struct rx *rx, const uint8_t *buf, const struct wire_h
 		/* A proven fin may name the run, even one that sent nothing (no data to lock on). */
 		if (!run) {
 			uint64_t want = 1ull << 32 | h->run_id;
+			if (sh->ndone && rx_finished(sh, h->run_id))
+				return 0; /* --serve: a repeat of a run already reported */
 			if (!atomic_compare_exchange_strong(&sh->run, &run, want))
 				want = run;
+			else if (rx->cfg->run_timeout_s > 0)
+				atomic_store(&sh->lock_ns, sys_mono_ns());
 			run = want;
 		}
 	}
@@ -376,8 +389,14 @@ int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 	unsigned none = 0;
 	uint64_t now;
 
-	if (wire_get_fin(buf, len, &h, &f) < 0 || !fin_believable(rx, buf, &h, &f))
+	if (wire_get_fin(buf, len, &h, &f) < 0)
 		return 0;
+	if (!fin_believable(rx, buf, &h, &f)) {
+		/* --serve: a repeated fin of a run already reported is a datagram of another run */
+		if (sh->ndone && h.run_id != (uint32_t)atomic_load(&sh->run) && rx_finished(sh, h.run_id))
+			rx->other_run++;
+		return 0;
+	}
 	/* Only the flow's source may end it; a fin for a flow nobody has seen claims it. */
 	if (rx->mine[h.flow] != FLOW_MINE || !rx_name_eq(&rx->src[h.flow], src)) {
 		if (!rx_claim(rx, h.flow, src))
@@ -449,8 +468,12 @@ static void check(struct rx *rx, uint64_t now)
 
 	if (sys_stop)
 		stop_all(rx, RX_STOP_SIGNAL);
-	else if (cfg->time_s > 0 && now - rx->start_ns >= (uint64_t)(cfg->time_s * 1e9))
+	else if (cfg->time_s > 0 && now - (rx->sh->serve_ns ? rx->sh->serve_ns : rx->start_ns) >=
+		 (uint64_t)(cfg->time_s * 1e9))
 		stop_all(rx, RX_STOP_TIME);
+	else if (cfg->run_timeout_s > 0 && atomic_load(&rx->sh->lock_ns) &&
+		 now - atomic_load(&rx->sh->lock_ns) >= (uint64_t)(cfg->run_timeout_s * 1e9))
+		stop_all(rx, RX_STOP_RUN_TIMEOUT);
 	else if (atomic_load(&rx->sh->stop))
 		rx->done = (enum rx_stop)atomic_load(&rx->sh->stop);
 	if (rx->drain_ns == 0 && atomic_load(&rx->sh->drain)) {

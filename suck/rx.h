@@ -37,8 +37,10 @@
 #define RX_CHECK_NS 10000000ull /* aim: a stop condition is seen within 10 ms, whatever the work */
 #define RX_TICK_MS 20          /* SO_RCVTIMEO: how long a blocked receive waits before a check */
 #define RX_DRAIN_NS 1000000000ull /* after the last fin, drain what is queued for at most 1 s */
+#define RX_DONE_IDS 16         /* --serve: finished runs whose stragglers are other_run, not a new run */
 
-enum rx_stop { RX_RUNNING, RX_STOP_FIN, RX_STOP_SIGNAL, RX_STOP_TIME, RX_STOP_IDLE, RX_STOP_ERROR };
+enum rx_stop { RX_RUNNING, RX_STOP_FIN, RX_STOP_SIGNAL, RX_STOP_TIME, RX_STOP_IDLE, RX_STOP_ERROR,
+	       RX_STOP_RUN_TIMEOUT };
 extern const char *const rx_stop_names[];
 
 
@@ -78,6 +80,11 @@ struct rx_shared {
 	_Atomic uint32_t mark_first; /* --marks: the first valid datagram's marking | RX_MARK_SEEN */
 	_Atomic uint64_t jit_sum;  /* --jitter -i: every thread's flows' J (ns), at its last check */
 	_Atomic unsigned jit_flows; /* ... and how many flows that is */
+	/* --serve (serve.c): kept from run to run by rx_serve_next, the rest is reset */
+	uint64_t serve_ns;         /* CLOCK_MONOTONIC when serving began: -t counts from it */
+	_Atomic uint64_t lock_ns;  /* when the run locked, for --run-timeout; 0 before */
+	uint32_t done_ids[RX_DONE_IDS]; /* the run ids of the last runs served, a ring */
+	unsigned ndone;            /* runs served so far */
 };
 #define RX_MARK_SEEN (1u << 29)   /* beside mark.h's bits: mark_first has been set */
 
@@ -320,5 +327,11 @@ static inline int rx_account(struct rx *rx, const uint8_t *buf, size_t len, cons
  * work run here, so that the discarded are exactly this run's loss and received stays what was
  * worked on. */
 void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
+
+/* serve.c, --serve: is run_id one of the last RX_DONE_IDS runs served (its stragglers: other_run,
+ * never the next run's lock)? And between runs, with no thread running: the run just reported
+ * joins them, and everything else shared is reset for the next. */
+int rx_finished(const struct rx_shared *sh, uint32_t run_id);
+void rx_serve_next(struct rx_shared *sh);
 
 #endif

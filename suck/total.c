@@ -242,6 +242,7 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_str(r, "work", spec);
 	report_str(r, "addr", env->where);
 	report_str(r, "run_id", run);
+	report_u64(r, "serve_run", env->serve_run);
 	report_str(r, "stop", rx_stop_names[t->stop]);
 	report_u64(r, "received", received);
 	report_u64(r, "valid", t->seq.valid);

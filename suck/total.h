@@ -46,6 +46,7 @@ struct total_env {
 	uint64_t heap_kib;           /* after the threads, before the variants free their buffers */
 	struct sys_cpu c0, c1;       /* before and after the threads */
 	const struct kernel_work *kernel; /* --rx-dev: the kernel's receive work; NULL otherwise */
+	uint64_t serve_run;          /* --serve: the run's number, from 1; 0 without */
 };
 /* The settings of pool, epoll and --busy-poll, under their report names (the report and --check
  * print them alike): "-" where they do not apply. */

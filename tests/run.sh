@@ -4,47 +4,82 @@
 # silent), and ends with one line "N passed, N failed", the line CI and the README promise.
 # BIN selects the build (bin, bin/san).
 # T=pattern runs only the tests whose file name matches.
+# JOBS=N runs the integration tests in N lanes at once (1, the default: one after the other).
+# Every test has its own temporary directory, ports the kernel picks and namespaces named by its
+# pid, so lanes do not meet; each test's lines are printed whole as it ends, and the counts are
+# the same whatever N is.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=${BIN:-bin}
+JOBS=${JOBS:-1}
 export BIN
+case $JOBS in '' | *[!0-9]* | 0) echo "run.sh: JOBS=$JOBS: a number of lanes, 1 or more" >&2; exit 2 ;; esac
 passed=0
 failed=0
 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT INT TERM
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-count() { # name status: adds the "N passed, N failed" summary a test printed last
+# one TEST: runs it, keeps its output in $dir/NAME.log and prints its FAIL and SKIP lines and
+# a summary line, in one write.
+one() {
+	name=$(basename "$1")
+	start=$(date +%s)
+	case "$1" in
+	*.sh) sh "$1" >"$dir/$name.log" 2>&1 ;;
+	*) "$1" >"$dir/$name.log" 2>&1 ;;
+	esac
+	echo $? >"$dir/$name.st"
+	{
+		grep -E '^(FAIL|SKIP)' "$dir/$name.log"
+		echo "-- $name ($(($(date +%s) - start)) s): $(tail -n 1 "$dir/$name.log")"
+	} >"$dir/$name.line"
+	cat "$dir/$name.line"
+}
+
+count() { # name: adds the "N passed, N failed" summary the test printed last
+	log=$dir/$1.log st=$(cat "$dir/$1.st" 2>/dev/null || echo 1)
 	p=$(sed -n 's/^.*: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p' "$log" | tail -n 1)
 	f=$(sed -n 's/^.*: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p' "$log" | tail -n 1)
 	if [ -z "$p" ]; then
 		# No summary: the test died before it could say how it did.
-		echo "FAIL $1: ended without a summary (status $2)"
+		echo "FAIL $1: ended without a summary (status $st)"
 		tail -n 20 "$log"
 		p=0 f=1
-	elif [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $1: exit status $2 with no failed check"
+	elif [ "$st" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $1: exit status $st with no failed check"
 		f=1
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + $(grep -c '^SKIP' "$log")))
 }
 
+units="" scripts=""
 for t in "$BIN"/test_* tests/t_*.sh; do
 	[ -e "$t" ] || continue
 	case "$t" in *"${T:-}"*) ;; *) continue ;; esac
-	name=$(basename "$t")
-	start=$(date +%s)
-	case "$t" in
-	*.sh) sh "$t" >"$log" 2>&1 ;;
-	*) "$t" >"$log" 2>&1 ;;
-	esac
-	st=$?
-	grep -E '^(FAIL|SKIP)' "$log"
-	skipped=$((skipped + $(grep -c '^SKIP' "$log")))
-	count "$name" "$st"
-	echo "-- $name ($(( $(date +%s) - start )) s): $(tail -n 1 "$log")"
+	case "$t" in *.sh) scripts="$scripts $t" ;; *) units="$units $t" ;; esac
 done
+# The unit tests take well under a second each: one after the other.
+for t in $units; do one "$t"; done
+# The integration tests: lane k takes the k-th, the (k+N)-th, ... test.
+lane=0 pids=""
+while [ $lane -lt "$JOBS" ]; do
+	(
+		i=0
+		for t in $scripts; do
+			[ $((i % JOBS)) -eq $lane ] && one "$t"
+			i=$((i + 1))
+		done
+	) &
+	pids="$pids $!"
+	lane=$((lane + 1))
+done
+for p in $pids; do wait "$p"; done
+for t in $units $scripts; do count "$(basename "$t")"; done
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

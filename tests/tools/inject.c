@@ -13,6 +13,8 @@
  *   inject marks PORT RUN_ID SIZE N   a whole run of N datagrams on flow 0 and its fins, three
  *                                     in ten marked otherwise (TOS 72, TTL 9) than the first
  *                                     (TOS 32, TTL 64), as a path that remarks some would
+ *   inject run PORT RUN_ID SIZE N     a whole run of N datagrams on flow 0 and its one fin, from one
+ *                                     socket (suck --serve: many short runs in a moment)
  *   inject runs PORT RUN_ID SIZE      a run on flow 0 with losses of known lengths (runs of 1 to
  *                                     300 datagrams, and some at the end that only its fin counts)
  *
@@ -271,9 +273,10 @@ int main(int argc, char **argv)
 	uint32_t run;
 	size_t size;
 
-	if (argc < 5 || ((strcmp(argv[1], "script") == 0 || strcmp(argv[1], "marks") == 0) && argc < 6) ||
+	if (argc < 5 || ((strcmp(argv[1], "script") == 0 || strcmp(argv[1], "marks") == 0 ||
+			  strcmp(argv[1], "run") == 0) && argc < 6) ||
 	    ((strcmp(argv[1], "data") == 0 || strcmp(argv[1], "fin") == 0) && argc < 8)) {
-		fprintf(stderr, "usage: inject hostile|script|marks|runs PORT RUN_ID SIZE [N]\n"
+		fprintf(stderr, "usage: inject hostile|script|marks|runs|run PORT RUN_ID SIZE [N]\n"
 				"       inject data PORT RUN_ID SIZE FLOW SEQ N\n"
 				"       inject fin PORT RUN_ID SIZE FLOW SENT FLOWS\n");
 		return 2;
@@ -319,5 +322,13 @@ int main(int argc, char **argv)
 		return marks(run, size, strtoull(argv[5], NULL, 10));
 	if (strcmp(argv[1], "runs") == 0)
 		return runs(run, size);
+	if (strcmp(argv[1], "run") == 0) { /* a whole run of one flow: N datagrams, then its fin */
+		static uint8_t buf[3000];
+		uint64_t n = strtoull(argv[5], NULL, 0);
+		for (uint64_t i = 0; i < n; i++)
+			data(buf, size, run, 0, i);
+		fin(run, 0, n, n * size, 1);
+		return 0;
+	}
 	return script(run, size, strtoull(argv[5], NULL, 10));
 }

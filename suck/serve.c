@@ -1,0 +1,39 @@
+/* serve: what --serve adds to the shared state between runs (see rx.h). main.c runs each run as
+ * a run without --serve is run, on the same sockets, and calls rx_serve_next between them, when
+ * no thread is running. The run ids of the last RX_DONE_IDS runs are kept, so that a late
+ * datagram or a repeated fin of a run already reported is counted as other_run of the next run
+ * instead of locking it; everything else the threads share starts again from zero. */
+#include "rx.h"
+
+#include <string.h>
+
+int rx_finished(const struct rx_shared *sh, uint32_t run_id)
+{
+	unsigned n = sh->ndone < RX_DONE_IDS ? sh->ndone : RX_DONE_IDS;
+
+	for (unsigned i = 0; i < n; i++)
+		if (sh->done_ids[i] == run_id)
+			return 1;
+	return 0;
+}
+
+void rx_serve_next(struct rx_shared *sh)
+{
+	uint64_t run = atomic_load(&sh->run);
+	struct key key = sh->key;
+	uint64_t start_real_ns = sh->start_real_ns, serve_ns = sh->serve_ns;
+	uint32_t ids[RX_DONE_IDS];
+	unsigned ndone = sh->ndone;
+
+	memcpy(ids, sh->done_ids, sizeof ids);
+	if (run)
+		ids[ndone++ % RX_DONE_IDS] = (uint32_t)run;
+	memset(sh, 0, sizeof *sh);
+	sh->key = key;
+	sh->start_real_ns = start_real_ns;
+	sh->serve_ns = serve_ns;
+	memcpy(sh->done_ids, ids, sizeof ids);
+	sh->ndone = ndone;
+	/* --idle counts from the end of the run before, as from the start of serving */
+	atomic_store(&sh->last_ns, sys_mono_ns());
+}
