@@ -99,8 +99,10 @@ for r in "sendto     blast -b 1" "           bare send -b 1" "sendmmsg   blast -
 	check "perf: row '$r' with a figure" num "$r"
 done
 check "perf: blast/bare ratio rows" test "$(grep -c 'ratio blast/bare' "$T")" -eq 3
-# Every receive pair has its own bare twin and ratio row.
-check "perf: a bare twin per receive pair" test "$(grep -cE '^ +bare recv' "$T")" -eq 7
+# Every receive pair has its own bare twin and ratio row (the xdp pair's when it ran).
+XDP_RAN=0
+grep -q '^xdp, on two veth pairs' "$T" && XDP_RAN=1
+check "perf: a bare twin per receive pair" test "$(grep -cE '^ +bare recv' "$T")" -eq $((7 + XDP_RAN))
 for r in "ratio copy/bare" "ratio gro/bare" "ratio uring/bare" "suck -m gro" "suck -m uring" \
 	"GSO        blast -g 45" "bare send -g 45" "blast (default) into suck -m gro (sent)" \
 	"suck -m gro (received)" "ratio blast/best of iperf3, sockperf" "at the same time on one CPU"; do
@@ -117,7 +119,7 @@ done
 # against their bare twins (issue 24) and suck --latency against the same variant without it
 # (issue 12), each at 1450 and 64 bytes; blast and suck -m gro against iperf3 (issue 23) at 1450
 # and 64 bytes: 64 is not measured here, so those say n/a.
-check "perf: fifteen targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 15
+check "perf: nineteen targets marked" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$T")" -eq 19
 check "perf: the peer's targets name it" grep -q '^targets against .*iperf3' "$T"
 for t in "blast default sent pps >= 1.25 x iperf3 client, 64 B" "suck -m gro received pps >= 1.05 x iperf3 server, 64 B"; do
 	check "perf: peer target '$t' not measured at -s 1450" grep -qF "n/a       $t" "$T"
@@ -164,9 +166,69 @@ if "$BIN/suck" -m uring -p 0 -t 1ms --idle 0 >/dev/null 2>&1; then
 else
 	skip "no io_uring here (suck -m uring exits 4): its rows not checked"
 fi
+# suck --jitter beside suck without it (issue 26), a target at 1450 and 64 bytes; --echo
+# answering blast --rtt beside suck fed at the rate, a finding; loss runs said to be in every pair.
+check "perf: target of suck --jitter at 1450 B measured" measured "suck mmsg --jitter <= 1.05 x without (CPU per datagram), 1450 B"
+check "perf: target of suck --jitter at 64 B not measured at -s 1450" grep -qF "n/a       suck mmsg --jitter <= 1.05 x without (CPU per datagram), 64 B" "$T"
+for r in "jitter     suck -m mmsg --jitter" "             ratio jitter/without" "echo       suck -m mmsg --echo" \
+	"             ratio echo/without"; do
+	check "perf: row '$r' with a figure" num "$r"
+done
+check "perf: the echo finding is said to be no target" grep -q "^finding, not a target: what answering costs" "$T"
+check "perf: no target for --echo" sh -c "! grep -E '^  (met|NOT MET|n/a) .*echo' '$T'"
+check "perf: loss runs said to be counted in every pair" has "loss runs are counted in every suck above"
+check "perf: the figures of --jitter and --echo, on and off, cpu and lost" \
+	test "$(figs 'recv\.jitter\.(on|off)|echo\.(on|off)')" -eq 9
+check "perf: the echo pair's rate" test "$(awk -F'\t' '$2 == "echo.on" && $3 == "pps"' "$TMP/perf/latest.tsv" | wc -l)" -eq 1
+# suck -m xdp beside bare recv --xdp on two veth pairs (issue 28): as root where namespaces
+# work, else a note says why it was skipped.
+if [ "$XDP_RAN" = 1 ]; then
+	for r in "af_xdp     suck -m xdp" "               bare recv --xdp" "             ratio xdp/bare"; do
+		check "perf: row '$r' with a figure" num "$r"
+	done
+	check "perf: target of suck xdp at 1450 B measured" measured "suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B"
+	check "perf: the figures of the xdp pair, cpu and lost" test "$(figs 'xdp\.(suck|bare)')" -eq 4
+else
+	check "perf: the xdp pair said skipped, and why" grep -q '^  xdp: the pair of suck -m xdp and bare recv --xdp skipped: ' "$T"
+	check "perf: target of suck xdp n/a" grep -qF "n/a       suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B" "$T"
+fi
+check "perf: no namespace left by the run" sh -c "! ip netns list 2>/dev/null | grep -q '^bs-wire-'"
+# --xdp-only where the xdp pair cannot run (a BIN without netdev): the skip said in the table's
+# notes, exit 0, the target n/a.
+mkdir "$TMP/nonetdev"
+for b in blast suck bare; do ln -s "$(cd "$BIN" && pwd)/$b" "$TMP/nonetdev/$b"; done
+BIN=$TMP/nonetdev sh scripts/perf -r 1 -t 0.3 -s 1450 --xdp-only -o "$TMP/xo/skip.txt" >"$TMP/xo.out" 2>"$TMP/xo.err"
+st=$?
+check "perf --xdp-only without netdev: exit 0 ($st: $(tail -n 1 "$TMP/xo.err"))" test $st -eq 0
+check "... the skip and why in the notes" grep -q "^  xdp: the pair of suck -m xdp and bare recv --xdp skipped: no .*/netdev" "$TMP/xo/skip.txt"
+check "... its target n/a" grep -qF "n/a       suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B" "$TMP/xo/skip.txt"
+check "... and no other target" test "$(grep -c -E '^  (met|NOT MET|n/a) ' "$TMP/xo/skip.txt")" -eq 2
+# SIGTERM in the middle of the xdp pair: perf ends 143, its namespaces and links are gone.
+if [ "$XDP_RAN" = 1 ]; then
+	sh scripts/perf -r 1 -t 20 -s 1450 --xdp-only -o "$TMP/xo/term.txt" >"$TMP/term.out" 2>"$TMP/term.err" &
+	PP=$!
+	PIDS="$PIDS $PP"
+	i=0
+	until grep -q '^perf: \[1/1\]' "$TMP/term.err" && ip netns list 2>/dev/null | grep -q "^bs-wire-$PP-suck" ||
+		[ $i -gt 3000 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+	check "SIGTERM: perf --xdp-only made its namespaces" sh -c "ip netns list 2>/dev/null | grep -q '^bs-wire-$PP-suck'"
+	kill -TERM "$PP"
+	wait "$PP"
+	st=$?
+	check "SIGTERM: perf exits 143 ($st)" test $st -eq 143
+	check "SIGTERM: no namespace of it left" sh -c "! ip netns list 2>/dev/null | grep -q '^bs-wire-$PP-'"
+	dn=$(printf 'bs%07d' "$PP")
+	check "SIGTERM: no link of it left" sh -c "! ip -o link 2>/dev/null | grep -q '$dn'"
+	check "SIGTERM: no table written" test ! -e "$TMP/xo/term.txt"
+else
+	skip "not root or no xdp pair here: SIGTERM in the xdp pair not tried"
+fi
 check "perf: the machine" has '^machine: .* CPUs, Linux '
 check "perf: the command" has '^run: sh scripts/perf -r 1 -t 0.3 -s "1450" -R 100000 -B [0-9]* -g 64 '
-for args in "-r 0" "-t 0" "-s 31" "-R 10" "-B 100" "-g 1" "-x" "extra"; do
+for args in "-r 0" "-t 0" "-s 31" "-R 10" "-B 100" "-g 1" "-x" "extra" "--xdp-only=1"; do
 	# shellcheck disable=SC2086
 	sh scripts/perf $args >/dev/null 2>&1
 	check "perf $args: bad usage, exit 2" test $? -eq 2

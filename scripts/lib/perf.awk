@@ -1,7 +1,8 @@
 # perf.awk: the table of scripts/perf, from its figures (a tab-separated line each: size, name,
 # figure, round, value).
 #   awk -F'\t' -v sizes=... -v rounds=... -v secs=... -v rate=... -v batch=... -v rcvbuf=...
-#       -v segsfile=FILE -v missing="iperf3 ..." -f stats.awk -f perf.awk FIGURES
+#       -v segsfile=FILE -v missing="iperf3 ..." [-v xdponly=1] -f stats.awk -f perf.awk FIGURES
+# xdponly: only the xdp pair's section and targets (scripts/perf --xdp-only).
 # segsfile has a line "SIZE SEGS" per size (SEGS: datagrams per GSO message at that size).
 # A figure is shown as median [min max] over the rounds (stats.awk's sortnum and median). A ratio
 # of two figures measured at the same time is taken per round, and its median [min max] shown;
@@ -147,6 +148,17 @@ function pf_receive(s,    buf) {
 	pf_pair(s, "recv.epoll", "suck", "bare", "epoll", "suck -m epoll", "bare recv --epoll", "epoll/bare")
 	pf_pair(s, "recv.pool", "suck", "bare", "pool", "suck -m pool", "bare recv --pool 1 -b " batch, "pool/bare")
 	pf_pair(s, "recv.latency", "on", "off", "latency", "suck -m mmsg --latency", "suck -m mmsg", "latency/without")
+	pf_pair(s, "recv.jitter", "on", "off", "jitter", "suck -m mmsg --jitter", "suck -m mmsg", "jitter/without")
+	printf "  loss runs are counted in every suck above (always on): the ratios to bare include them\n"
+	printf "\n"
+	pf_head("finding, not a target: what answering costs, suck -m mmsg --echo answering blast --rtt\n" \
+		"(" batch " in flight; its rate in pps) beside suck -m mmsg fed " rate "/s, at the same time on one CPU", \
+		"pps", "cpu ns/datagram")
+	pf_row("echo       suck -m mmsg --echo" (((s, "echo.on") in lossy) ? sprintf(" lossy %d/%d", lossy[s, "echo.on"], rounds) : ""),
+		pf_figure(s, "echo.on", "pps"), pf_figure(s, "echo.on", "cpu"), "%.0f", "%.1f")
+	pf_cpufig(s, "echo.off", "             suck -m mmsg")
+	pf_cpurat(s, "echo.on", "echo.off", "             ratio echo/without")
+	printf "  without --echo the code is the recvmmsg row above, held to its bare twin\n"
 	printf "\n"
 	pf_head("finding, not a target: what io_uring costs against recvmmsg, both bare loops at the same\n" \
 		"time on one CPU, each fed " rate "/s, " buf, "", "cpu ns/datagram")
@@ -159,6 +171,16 @@ function pf_receive(s,    buf) {
 	pf_cpufig(s, "handoff.pool", "pool       suck -m pool --workers 1")
 	pf_cpufig(s, "handoff.mmsg", "recvmmsg   suck -m mmsg -b " batch)
 	pf_cpurat(s, "handoff.pool", "handoff.mmsg", "           ratio pool/mmsg")
+}
+# pf_xdp: suck -m xdp and bare recv --xdp, each on a veth pair of its own (issue 28)
+function pf_xdp(s) {
+	if (!xdpany)
+		return
+	pf_head("xdp, on two veth pairs between two namespaces (one per receiver): suck -m xdp and its bare\n" \
+		"twin at the same time on one CPU with both NAPI threads, each fed " rate "/s by its own blast", \
+		"", "cpu ns/datagram")
+	pf_pair(s, "xdp", "suck", "bare", "af_xdp", "suck -m xdp", "bare recv --xdp", "xdp/bare")
+	printf "\n"
 }
 function pf_pps(s, g) {
 	pf_head("pps, as fast as possible, one tool at a time; SO_RCVBUF " (rcvbuf ? rcvbuf : "default") \
@@ -179,7 +201,18 @@ function pf_pps(s, g) {
 	if (missing != "")
 		printf "  missing:%s; install: apt-get install iperf3 sockperf\n", missing
 }
+function pf_xdp_targets(sz, n,    i) {
+	for (i = 1; i <= n; i++)
+		pf_target("suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), " sz[i] " B",
+			pf_ratio(sz[i], "xdp.suck", "xdp.bare", "cpu"), "<=", 1.05)
+}
 function pf_targets(    s, i, n, sz) {
+	n = split("1450 64", sz, " ")
+	if (xdponly) {
+		printf "targets at 1450 and 64 bytes (pairs run at once: median of the per-round ratios)\n"
+		pf_xdp_targets(sz, n)
+		return
+	}
 	printf "targets (1450-byte datagrams; pairs run at once: median of the per-round ratios;\n"
 	printf "tools run one after another: ratio of their medians)\n"
 	s = 1450
@@ -204,6 +237,10 @@ function pf_targets(    s, i, n, sz) {
 	for (i = 1; i <= n; i++)
 		pf_target("suck mmsg --latency <= 1.10 x without (CPU per datagram), " sz[i] " B",
 			pf_ratio(sz[i], "recv.latency.on", "recv.latency.off", "cpu"), "<=", 1.10)
+	for (i = 1; i <= n; i++)
+		pf_target("suck mmsg --jitter <= 1.05 x without (CPU per datagram), " sz[i] " B",
+			pf_ratio(sz[i], "recv.jitter.on", "recv.jitter.off", "cpu"), "<=", 1.05)
+	pf_xdp_targets(sz, n)
 	# The peer (issue 23): blast's default shape into suck -m gro against iperf3's client into
 	# its own server, one after the other in every round: ratio of the medians.
 	printf "targets against %s at 1450 and 64 bytes (one after the other: ratio of medians)\n", peer
@@ -222,6 +259,7 @@ BEGIN {
 	}
 }
 { v[$1, $2, $3, $4] = $5 }
+$2 ~ /^xdp\./ { xdpany = 1 }
 $3 == "lost" && $5 > 0 {
 	lost[$1]++
 	lossy[$1, $2]++
@@ -243,12 +281,21 @@ END {
 		}
 	for (i = 1; i <= n; i++) {
 		s = sz[i]
+		if (xdponly) {
+			printf "%d-byte datagrams, the xdp pair only (--xdp-only): median [min max] of %d round%s of %s s\n\n",
+				s, rounds, rounds == 1 ? "" : "s", secs
+			if (!xdpany)
+				printf "  not measured: see the notes\n\n"
+			pf_xdp(s)
+			continue
+		}
 		printf "%d-byte datagrams on 127.0.0.1: median [min max] of %d round%s of %s s\n\n", s,
 			rounds, rounds == 1 ? "" : "s", secs
 		pf_send(s, segs[s])
 		printf "\n"
 		pf_receive(s)
 		printf "\n"
+		pf_xdp(s)
 		pf_pps(s, segs[s])
 		printf "\n"
 	}

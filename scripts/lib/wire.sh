@@ -28,6 +28,10 @@
 # command's cleanup (RESULT_CLEANUP, after the tools are stopped) on every exit: normal, error,
 # SIGINT, SIGTERM. Until the result's traps are set (result_traps) wire_traps holds those exits.
 # Only SIGKILL leaves them: `ip netns list` shows bs-wire-PID-*, `ip netns del NAME` removes one.
+# wire_path2, after wire_up: a second veth pair between the same two namespaces (WIRE_DEV2_TX,
+# WIRE_DEV2_RX; 198.18.0.5/30 on blast's end, 198.18.0.6/30 on suck's), set up as the first, for
+# make perf's xdp pair: each receiver its own device and its own NAPI. It goes with the
+# namespaces, so the same cleanup removes it.
 # Exit 4 (skip, as the tools do for a feature the kernel lacks): not root, no ip, no network
 # namespaces or veth here.
 #
@@ -48,6 +52,9 @@ WIRE_DEV_TX=''  # the veth's ends: blast's, suck's
 WIRE_DEV_RX=''
 WIRE_ADDR_TX=198.18.0.1 WIRE_ADDR_RX=198.18.0.2 WIRE_ADDR6_TX=2001:2::1 WIRE_ADDR6_RX=2001:2::2
 WIRE_MAC_TX=02:62:73:00:00:01 WIRE_MAC_RX=02:62:73:00:00:02 # locally administered ("bs")
+WIRE_DEV2_TX='' WIRE_DEV2_RX='' # wire_path2's veth ends
+WIRE_ADDR2_TX=198.18.0.5 WIRE_ADDR2_RX=198.18.0.6
+WIRE_MAC2_TX=02:62:73:00:00:03 WIRE_MAC2_RX=02:62:73:00:00:04
 WIRE_MADE=      # the namespaces this run made, removed by wire_down
 WIRE_SET=       # what was set, for env.txt ("; " between items)
 WIRE_REFUSED=   # what the kernel did not take
@@ -163,6 +170,33 @@ wire_up() {
 	WIRE_RX_ARGS="--rx-dev $RX_DEV"
 }
 
+# wire_path2: the second veth pair (the top of this file), after wire_up; exit 4 as wire_up
+# where the kernel refuses it. Its NAPI thread is pinned by wire_pin with the first's.
+wire_path2() {
+	[ -n "$WIRE_NS_RX" ] || die "wire_path2 before wire_up"
+	[ -z "$WIRE_DEV2_RX" ] || return 0
+	# 10 characters as the first pair's (the NAPI thread's name is cut at 15)
+	WIRE_DEV2_TX=$(printf 'bs%07dt' "$$") WIRE_DEV2_RX=$(printf 'bs%07dq' "$$")
+	wire_ip "cannot make a second veth pair" link add "$WIRE_DEV2_TX" netns "$WIRE_NS_TX" address "$WIRE_MAC2_TX" \
+		type veth peer name "$WIRE_DEV2_RX" netns "$WIRE_NS_RX" address "$WIRE_MAC2_RX"
+	wire_ip "cannot address blast's second end" -n "$WIRE_NS_TX" addr add "$WIRE_ADDR2_TX/30" dev "$WIRE_DEV2_TX"
+	wire_ip "cannot address suck's second end" -n "$WIRE_NS_RX" addr add "$WIRE_ADDR2_RX/30" dev "$WIRE_DEV2_RX"
+	wire_ip "cannot bring blast's second end up" -n "$WIRE_NS_TX" link set "$WIRE_DEV2_TX" up
+	wire_ip "cannot bring suck's second end up" -n "$WIRE_NS_RX" link set "$WIRE_DEV2_RX" up
+	wire_ip "cannot set the neighbour entry of $WIRE_ADDR2_RX" -n "$WIRE_NS_TX" neigh replace "$WIRE_ADDR2_RX" \
+		lladdr "$WIRE_MAC2_RX" dev "$WIRE_DEV2_TX" nud permanent
+	wire_said set "veth $WIRE_DEV2_TX ($WIRE_ADDR2_TX) -> $WIRE_DEV2_RX ($WIRE_ADDR2_RX)"
+	wire_features "$WIRE_NS_RX" "$WIRE_DEV2_RX" rx-gro on
+	wire_features "$WIRE_NS_TX" "$WIRE_DEV2_TX" tx-tcp-segmentation off tx-tcp6-segmentation off \
+		tx-tcp-ecn-segmentation off tx-tcp-mangleid-segmentation off tx-udp-segmentation off
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	if ip netns exec "$WIRE_NS_RX" sh -c 'echo 1 >"/sys/class/net/$1/threaded"' sh "$WIRE_DEV2_RX" 2>/dev/null; then
+		wire_said set "$WIRE_DEV2_RX threaded NAPI"
+	else
+		wire_said refused "$WIRE_DEV2_RX threaded NAPI (/sys/class/net/$WIRE_DEV2_RX/threaded)"
+	fi
+}
+
 # wire_ip WHY ARGS...: ip ARGS, or exit 4 saying WHY and what ip said.
 wire_ip() {
 	wi_why=$1
@@ -213,6 +247,13 @@ wire_pin() {
 			wire_said set "$wp_n NAPI thread(s) napi/$RX_DEV-* pinned to CPU $wp_cpu (suck's)"
 		else
 			wire_said refused "NAPI thread pinned to CPU $wp_cpu (netdev pin: no napi/$RX_DEV-* thread)"
+		fi
+		if [ -n "$SUCK_PIN" ] && [ -n "$WIRE_DEV2_RX" ]; then
+			if wp_n=$($SUCK_CMD "$WIRE_NETDEV" pin "$WIRE_DEV2_RX" "$wp_cpu" 2>/dev/null); then
+				wire_said set "$wp_n NAPI thread(s) napi/$WIRE_DEV2_RX-* pinned to CPU $wp_cpu"
+			else
+				wire_said refused "NAPI thread of $WIRE_DEV2_RX pinned to CPU $wp_cpu (no napi/$WIRE_DEV2_RX-* thread)"
+			fi
 		fi
 	fi
 	[ "$WIRE" = 1 ] || [ -n "$RX_DEV" ] || [ -n "${SUCK_CMD:-}" ] || return 0
