@@ -52,6 +52,20 @@ start_suck() {
 	return $ss_st
 }
 
+# need_root_ip WHAT: ends the test here, skipped visibly, unless it runs as root with iproute2's
+# ip: WHAT says what needs them (network namespaces, veth pairs).
+need_root_ip() {
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "not root: $1 needs network namespaces"
+	elif ! command -v ip >/dev/null 2>&1; then
+		skip "no ip: apt-get install -y iproute2"
+	else
+		return 0
+	fi
+	done_tests
+	exit
+}
+
 # wait_pid PID SECS: waits for a process to end, at most SECS; 1 if it did not.
 wait_pid() {
 	i=0

@@ -6,16 +6,7 @@
 
 NSA=bs-a-$$
 NSB=bs-b-$$
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: two-host test needs network namespaces"
-	done_tests
-	exit
-fi
-if ! command -v ip >/dev/null 2>&1; then
-	skip "no ip: apt-get install -y iproute2"
-	done_tests
-	exit
-fi
+need_root_ip "two-host test"
 # shellcheck disable=SC2154 # p is the loop variable inside the trap
 trap 'ip netns del "$NSA" 2>/dev/null; ip netns del "$NSB" 2>/dev/null; for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 if ! { ip netns add "$NSA" && ip netns add "$NSB" &&

@@ -134,16 +134,7 @@ else
 fi
 
 # --- as root: the path itself
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: --wire needs network namespaces"
-	done_tests
-	exit
-fi
-if ! command -v ip >/dev/null 2>&1; then
-	skip "no ip: apt-get install -y iproute2"
-	done_tests
-	exit
-fi
+need_root_ip "--wire"
 if ! ip netns add "bs-wire-probe-$$" 2>"$TMP/ip.err"; then
 	skip "cannot make network namespaces here: $(head -n 1 "$TMP/ip.err")"
 	done_tests

@@ -44,16 +44,7 @@ check "--xdp-dev of no device: exit 2 ($(cat "$TMP/o.err"))" test $? = 2
 check "suck -m list names xdp" sh -c "'$BIN/suck' -m list | cut -f 1 | grep -qx xdp"
 
 # --- the wire path
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: -m xdp on a veth pair needs network namespaces"
-	done_tests
-	exit
-fi
-if ! command -v ip >/dev/null 2>&1; then
-	skip "no ip: apt-get install -y iproute2"
-	done_tests
-	exit
-fi
+need_root_ip "-m xdp on a veth pair"
 # mkwire: the namespaces, both pairs, their addresses, everything up.
 mkwire() {
 	ip netns add "$S" && ip netns add "$R" &&

@@ -154,15 +154,7 @@ wire_up() {
 			lladdr "$WIRE_MAC_RX" dev "$WIRE_DEV_TX" nud permanent
 	done
 	WIRE_SET="netns $WIRE_NS_TX $WIRE_NS_RX; veth $WIRE_DEV_TX ($WIRE_ADDR_TX, $WIRE_ADDR6_TX) -> $WIRE_DEV_RX ($WIRE_ADDR_RX, $WIRE_ADDR6_RX)${WIRE_MTU:+; mtu $WIRE_MTU}"
-	wire_features "$WIRE_NS_RX" "$WIRE_DEV_RX" rx-gro on
-	wire_features "$WIRE_NS_TX" "$WIRE_DEV_TX" tx-tcp-segmentation off tx-tcp6-segmentation off \
-		tx-tcp-ecn-segmentation off tx-tcp-mangleid-segmentation off tx-udp-segmentation off
-	# shellcheck disable=SC2016 # $1 is the inner shell's
-	if ip netns exec "$WIRE_NS_RX" sh -c 'echo 1 >"/sys/class/net/$1/threaded"' sh "$WIRE_DEV_RX" 2>/dev/null; then
-		wire_said set "$WIRE_DEV_RX threaded NAPI"
-	else
-		wire_said refused "$WIRE_DEV_RX threaded NAPI (/sys/class/net/$WIRE_DEV_RX/threaded: no kernel thread, rx_kernel_s is -)"
-	fi
+	wire_ends "$WIRE_DEV_TX" "$WIRE_DEV_RX" ": no kernel thread, rx_kernel_s is -"
 	SUCK_CMD="ip netns exec $WIRE_NS_RX"
 	BLAST_CMD="ip netns exec $WIRE_NS_TX"
 	RX_DEV=$WIRE_DEV_RX
@@ -186,14 +178,21 @@ wire_path2() {
 	wire_ip "cannot set the neighbour entry of $WIRE_ADDR2_RX" -n "$WIRE_NS_TX" neigh replace "$WIRE_ADDR2_RX" \
 		lladdr "$WIRE_MAC2_RX" dev "$WIRE_DEV2_TX" nud permanent
 	wire_said set "veth $WIRE_DEV2_TX ($WIRE_ADDR2_TX) -> $WIRE_DEV2_RX ($WIRE_ADDR2_RX)"
-	wire_features "$WIRE_NS_RX" "$WIRE_DEV2_RX" rx-gro on
-	wire_features "$WIRE_NS_TX" "$WIRE_DEV2_TX" tx-tcp-segmentation off tx-tcp6-segmentation off \
+	wire_ends "$WIRE_DEV2_TX" "$WIRE_DEV2_RX" ""
+}
+
+# wire_ends TX RX WHY: the settings of one veth pair, the same for every pair: GRO on suck's end
+# RX, segmentation off on blast's end TX (the top of this file), RX's NAPI in a kernel thread;
+# what the kernel refused is said with WHY after it.
+wire_ends() {
+	wire_features "$WIRE_NS_RX" "$2" rx-gro on
+	wire_features "$WIRE_NS_TX" "$1" tx-tcp-segmentation off tx-tcp6-segmentation off \
 		tx-tcp-ecn-segmentation off tx-tcp-mangleid-segmentation off tx-udp-segmentation off
 	# shellcheck disable=SC2016 # $1 is the inner shell's
-	if ip netns exec "$WIRE_NS_RX" sh -c 'echo 1 >"/sys/class/net/$1/threaded"' sh "$WIRE_DEV2_RX" 2>/dev/null; then
-		wire_said set "$WIRE_DEV2_RX threaded NAPI"
+	if ip netns exec "$WIRE_NS_RX" sh -c 'echo 1 >"/sys/class/net/$1/threaded"' sh "$2" 2>/dev/null; then
+		wire_said set "$2 threaded NAPI"
 	else
-		wire_said refused "$WIRE_DEV2_RX threaded NAPI (/sys/class/net/$WIRE_DEV2_RX/threaded)"
+		wire_said refused "$2 threaded NAPI (/sys/class/net/$2/threaded$3)"
 	fi
 }
 
