@@ -140,12 +140,42 @@ static long send_call(struct flow *f, unsigned dgrams, uint64_t send_ns)
 	return datagrams;
 }
 
+/* A size mix's send call: each message one datagram of the cycle's next size (no GSO: a GSO
+ * message has one segment size). Datagrams sent, their bytes in *bytes, or -1 with errno; the
+ * cycle moves on by what was sent, so the sizes sent are the cycle's order exactly. */
+static long mix_call(struct flow *f, unsigned dgrams, uint64_t send_ns, uint64_t *bytes)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	const uint16_t *cycle = cfg->mix.cycle;
+	unsigned pos = f->mix_pos, n = cfg->mix.n;
+	uint64_t sum = 0;
+	int sent;
+
+	for (unsigned d = 0; d < dgrams; d++) {
+		if (!cfg->raw)
+			wire_put_seq(f->bufs + (size_t)d * cfg->size, f->sent + d, send_ns);
+		f->iov[d].iov_len = cycle[pos];
+		pos = pos + 1 == n ? 0 : pos + 1;
+	}
+	if (dgrams == 1) {
+		if (sendto(f->fd, f->bufs, f->iov[0].iov_len, 0, NULL, 0) < 0)
+			return -1;
+		sent = 1;
+	} else if ((sent = sendmmsg(f->fd, f->msgs, dgrams, 0)) < 0)
+		return -1;
+	for (int m = 0; m < sent; m++)
+		sum += f->iov[m].iov_len;
+	f->mix_pos = (unsigned)((f->mix_pos + (unsigned)sent) % n);
+	*bytes = sum;
+	return sent;
+}
+
 static void send_fins(struct flow *f, uint64_t duration_ns)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	struct wire_hdr h = { .flow = (uint16_t)f->id, .run_id = cfg->run_id };
 	struct wire_fin fin = { .sent = f->sent, .bytes = f->bytes, .duration_ns = duration_ns,
-				.flows = (uint16_t)cfg->flows, .size = (uint32_t)cfg->size };
+				.flows = (uint16_t)cfg->flows, .size = mix_fin_size(cfg) };
 	uint8_t buf[WIRE_FIN_LEN];
 	uint64_t t0, gap = 1000000;
 	size_t len = wire_put_fin(buf, &h, &fin, cfg->key.set ? cfg->key.k : NULL);
@@ -178,7 +208,9 @@ void flow_fins(struct flow *f, uint64_t duration_ns)
 	send_fins(f, duration_ns);
 }
 
-void flow_run(struct flow *f)
+/* The send loop, once for one size and once for a mix (mixed is a constant at both calls):
+ * the one-size loop compiles as it did before mixes, nothing of theirs on its path. */
+static inline __attribute__((always_inline)) void run_loop(struct flow *f, const int mixed)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	unsigned per_call = f->batch * f->segs;
@@ -208,7 +240,8 @@ void flow_run(struct flow *f)
 		}
 		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
 			continue;
-		n = send_call(f, want, now + wall);
+		uint64_t mix_bytes = 0;
+		n = mixed ? mix_call(f, want, now + wall, &mix_bytes) : send_call(f, want, now + wall);
 		f->calls++;
 		if (n < 0 && gso_refused(f, errno)) {
 			/* Nothing of this call left: its sequence numbers go out again, unsegmented. */
@@ -226,7 +259,7 @@ void flow_run(struct flow *f)
 			}
 		} else {
 			f->sent += (uint64_t)n;
-			f->bytes += (uint64_t)n * cfg->size;
+			f->bytes += mixed ? mix_bytes : (uint64_t)n * cfg->size;
 			atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
 		}
 		/* the gap from the end of one send call to the end of the next: what pacing shapes */
@@ -248,6 +281,14 @@ void flow_run(struct flow *f)
 	}
 	if (!cfg->raw)
 		send_fins(f, f->end_ns - f->start_ns);
+}
+
+void flow_run(struct flow *f)
+{
+	if (f->cfg->mix.n)
+		run_loop(f, 1);
+	else
+		run_loop(f, 0);
 }
 
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)

@@ -709,6 +709,10 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		warnx("warning: %llu datagrams were counted but their work not run: the run stopped (%s) "
 		      "with batches still queued (unworked)", (unsigned long long)tot.unworked,
 		      rx_stop_names[tot.stop]);
+	if (tot.bytes_check < 0)
+		warnx("warning: the fins say %llu bytes were sent, but every datagram arrived once and "
+		      "%llu bytes did: a fin is wrong (bytes_check mismatch)",
+		      (unsigned long long)tot.seq.bytes_sent, (unsigned long long)tot.bytes);
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 
