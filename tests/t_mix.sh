@@ -139,4 +139,23 @@ done
 check "run-mismatch: suck warns" grep -q "bytes_check mismatch" "$TMP/run-mismatch.err"
 check "run-exact: no warning" test ! -s "$TMP/run-exact.err" -o "$(grep -c mismatch "$TMP/run-exact.err")" = 0
 
+# The suite takes a mix and passes it through: its table says so, blast sent it; a sweep or an
+# NDR search, one size a trial, refuses one (exit 2, saying where mixes go).
+D=$TMP/suite
+sh scripts/suite -t 0.2 -r 1 -W 0 -P -m mmsg -s imix -o "$D" >"$TMP/suite.out" 2>"$TMP/suite.err"
+st=$?
+check "suite -s imix exits 0 ($st: $(tail -n 2 "$TMP/suite.err"))" test $st -eq 0
+check "suite: table.md names the mix" grep -q "datagrams of the size mix imix" "$D/table.md"
+check "suite: env.txt keeps it" grep -q "^size_bytes: imix$" "$D/env.txt"
+check "suite: blast sent the mix" grep -q "	mix	imix	316.0	" "$D"/raw/mmsg-*.blast.tsv
+sh scripts/suite -t 0.2 -r 1 -W 0 -P -m mmsg -s 64:0,576:1 -o "$TMP/suite2" >/dev/null 2>"$TMP/suite2.err"
+check "suite: a bad mix is exit 2 ($?)" grep -q "weight '0'" "$TMP/suite2.err"
+sh scripts/sweep size -m mmsg --sizes "64 64:1,576:1" -o "$TMP/sweep" >/dev/null 2>"$TMP/sweep.err"
+st=$?
+check "sweep size: a mix is exit 2 ($st)" test $st -eq 2
+check "sweep size: says mixes are the suite's" grep -q "size mix is for scripts/suite" "$TMP/sweep.err"
+sh scripts/ndr -m mmsg -s imix -o "$TMP/ndr" >/dev/null 2>"$TMP/ndr.err"
+st=$?
+check "ndr: a mix is exit 2 ($st)" test $st -eq 2
+
 done_tests
