@@ -54,7 +54,6 @@ struct blast_cfg {
 	double time_s;
 	uint64_t count;        /* 0 = until -t */
 	unsigned size;         /* with a mix: its largest, the stride of the send buffers */
-	struct blast_mix mix;
 	uint64_t rate;         /* datagrams per second over all flows, 0 = as fast as possible */
 	unsigned batch;        /* messages per send call */
 	unsigned segs;         /* datagrams per message (UDP GSO), 1 = no GSO */
@@ -79,6 +78,7 @@ struct blast_cfg {
 	const char *mc_if;     /* --mc-if: the group's outgoing interface, NULL = the route's */
 	unsigned mc_ifindex;
 	int mc_loop;           /* --mc-loop: local receivers get a copy (IP_MULTICAST_LOOP) */
+	struct blast_mix mix;  /* -s as a mix; last, so the one-size loop's fields stay where they were */
 };
 
 struct rate {
@@ -139,7 +139,6 @@ struct flow {
 	uint64_t deadline_ns;   /* the run's end by -t, the same for every flow; 0 = none */
 	struct rate rate;       /* with -r */
 	unsigned batch, segs;   /* this flow's send calls: cfg's, or plain after a GSO fallback */
-	unsigned mix_pos;       /* a mix: the cycle's next size */
 	uint64_t quota;         /* datagrams this flow may send: -n shared out, or WIRE_SEQ_LIMIT */
 	uint8_t *bufs;          /* batch * segs datagrams, back to back (at least 32 with
 				   automatic GSO: room for the fallback) */
@@ -156,6 +155,7 @@ struct flow {
 	_Atomic uint64_t progress_sent;
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */
 	struct rtt_flow *rtt;   /* --rtt: the requests in flight and the round trips (rtt.c) */
+	unsigned mix_pos;       /* a size mix: the cycle's next size (last: see blast_cfg's mix) */
 };
 
 /* The flows of a run added up, apart from printing them. */
