@@ -75,6 +75,15 @@ if mix_run one 127.0.0.1 mmsg -s 1450 -n 100 -r 40k; then
 	check "one: size 1450 exact" test "$(field "$S" size)/$(field "$S" size_min)/$(field "$S" bytes_check)" = 1450/1450/exact
 fi
 
+# gro: a coalesced buffer (blast's GSO messages, whole on loopback) has one segment size, and
+# each segment is counted in its class.
+if mix_run gro-gso 127.0.0.1 gro -s 1000 -g 8 -b 1 -n 800 -r 40k; then
+	S=$TMP/gro-gso.out
+	check "gro-gso: classes $(classes "$S")" test "$(classes "$S")" = "0/0 0/0 0/0 800/800000 0/0 0/0 "
+	check "gro-gso: coalesced ($(field "$S" segs_per_buf) per buffer), exact" \
+		awk -v s="$(field "$S" segs_per_buf)" -v c="$(field "$S" bytes_check)" 'BEGIN { exit !(s > 1 && c == "exact") }'
+fi
+
 # Sizes limits as for -s N: IPv6 allows up to 65527, IPv4 65507.
 "$BIN/blast" -a ::1 -s 100:1,65527:1 --check -o tsv >"$TMP/v6.chk" 2>&1
 check "a mix up to 65527 on IPv6 ($(tail -n 1 "$TMP/v6.chk"))" test "$(field "$TMP/v6.chk" mix)" = 100:1,65527:1
