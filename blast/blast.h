@@ -170,6 +170,7 @@ void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);
 int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
 void flow_run(struct flow *f);  /* the send loop, then the fins */
+void flow_run_mix(struct flow *f); /* the same for a size mix (-s as a mix) */
 void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated until suck is gone */
 
 /* rtt.c: --rtt. rtt_setup allocates a flow's requests in flight (-1: no memory), rtt_run is its

@@ -283,6 +283,8 @@ static void *flow_thread(void *arg)
 		warn("warning: sched_setaffinity");
 	if (cfg.rtt)
 		rtt_run(f);
+	else if (cfg.mix.n)
+		flow_run_mix(f);
 	else
 		flow_run(f);
 	progress_flow_done();

@@ -108,7 +108,9 @@ static unsigned layout(struct flow *f, unsigned dgrams, uint64_t send_ns)
  * same address. A flow asks the shared flag only at its own first refusal. */
 static atomic_int refused_said;
 
-static void count_error(struct flow *f, int e)
+/* Inlined into each send loop, as it was into the one loop before mixes: the one-size loop
+ * keeps its code (send_loop.h). */
+static inline __attribute__((always_inline)) void count_error(struct flow *f, int e)
 {
 	char where[80];
 
@@ -154,9 +156,11 @@ static long mix_call(struct flow *f, unsigned dgrams, uint64_t send_ns, uint64_t
 	uint64_t sum = 0;
 	int sent;
 
+	uint64_t be_ns = htobe64(send_ns);
+
 	for (unsigned d = 0; d < dgrams; d++) {
 		if (!cfg->raw)
-			wire_put_seq(f->bufs + (size_t)d * cfg->size, f->sent + d, send_ns);
+			wire_put_seq_be(f->bufs + (size_t)d * cfg->size, f->sent + d, be_ns);
 		f->iov[d].iov_len = cycle[pos];
 		pos = pos + 1 == n ? 0 : pos + 1;
 	}
@@ -211,88 +215,18 @@ void flow_fins(struct flow *f, uint64_t duration_ns)
 	send_fins(f, duration_ns);
 }
 
-/* The send loop, once for one size and once for a mix (mixed is a constant at both calls):
- * the one-size loop compiles as it did before mixes, nothing of theirs on its path. */
-static inline __attribute__((always_inline)) void run_loop(struct flow *f, const int mixed)
-{
-	const struct blast_cfg *cfg = f->cfg;
-	unsigned per_call = f->batch * f->segs;
-	uint64_t now = sys_mono_ns();
-	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
-	uint64_t deadline = f->deadline_ns;
-
-	f->start_ns = f->end_ns = now;
-	f->stop = BLAST_STOP_TIME;
-	for (;;) {
-		unsigned want = per_call;
-		long n;
-
-		if (sys_stop) {
-			f->stop = BLAST_STOP_SIGNAL;
-			break;
-		}
-		if (deadline && now >= deadline)
-			break;
-		if (f->quota) {
-			if (f->sent >= f->quota) {
-				f->stop = BLAST_STOP_COUNT;
-				break;
-			}
-			if (f->quota - f->sent < want)
-				want = (unsigned)(f->quota - f->sent);
-		}
-		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
-			continue;
-		uint64_t mix_bytes = 0;
-		n = mixed ? mix_call(f, want, now + wall, &mix_bytes) : send_call(f, want, now + wall);
-		f->calls++;
-		if (n < 0 && gso_refused(f, errno)) {
-			/* Nothing of this call left: its sequence numbers go out again, unsegmented. */
-			gso_fallback(f, errno);
-			shape(f, f->batch);
-			per_call = f->batch * f->segs;
-		} else if (n < 0) {
-			int e = errno;
-			if (e != EINTR)
-				count_error(f, e);
-			if (e != EINTR && e != ECONNREFUSED && e != ENOBUFS && e != EAGAIN && e != ENOMEM) {
-				sys_error_set(&f->error, "send", e);
-				f->stop = BLAST_STOP_ERROR;
-				break;
-			}
-		} else {
-			f->sent += (uint64_t)n;
-			f->bytes += mixed ? mix_bytes : (uint64_t)n * cfg->size;
-			atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
-		}
-		/* the gap from the end of one send call to the end of the next: what pacing shapes */
-		uint64_t prev = f->end_ns;
-		f->end_ns = now = sys_mono_ns();
-		hist_add(&f->gaps, now - prev);
-		if (f->progress_ns && now >= f->progress_ns)
-			f->progress_ns = progress_line(now);
-	}
-	/* The flow's send window, which the rates divide by: until the last send call returned,
-	 * and a paced flow also until it stopped, since it spends most of the window asleep (its
-	 * last datagram went one interval or more before the deadline or the signal). Stopped by
-	 * -n, a paced flow's window ends where its next datagram would have been due. */
-	if (cfg->rate) {
-		uint64_t until = f->stop == BLAST_STOP_TIME ? deadline : f->stop == BLAST_STOP_SIGNAL ? now :
-				 f->stop == BLAST_STOP_COUNT ? rate_due_ns(&f->rate) : f->end_ns;
-		if (until > f->end_ns)
-			f->end_ns = until;
-	}
-	if (!cfg->raw)
-		send_fins(f, f->end_ns - f->start_ns);
-}
-
-void flow_run(struct flow *f)
-{
-	if (f->cfg->mix.n)
-		run_loop(f, 1);
-	else
-		run_loop(f, 0);
-}
+/* The send loop, written once (send_loop.h) and compiled for each case on its own: flow_run for
+ * one size, flow_run_mix for a size mix (flow_thread in main.c picks). */
+#define SEND_LOOP flow_run
+#define SEND_MIXED 0
+#include "send_loop.h"
+#undef SEND_LOOP
+#undef SEND_MIXED
+#define SEND_LOOP flow_run_mix
+#define SEND_MIXED 1
+#include "send_loop.h"
+#undef SEND_LOOP
+#undef SEND_MIXED
 
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
 {
