@@ -68,6 +68,38 @@ if mix_run uniform ::1 buffer -s 100-199 -n 1000 -r 40k; then
 	exact uniform "0/0 1000/149500 0/0 0/0 0/0 0/0 " 1000 149500 100 199
 fi
 
+# Under a run key the fins' tag covers the mix's size word: believed, exact. And a forged mix fin
+# (no key, so its tag is wrong) arriving first does not end the run or set its size.
+export BS_RUN_KEY=0123456789abcdef0123456789abcdef
+RUN=777100
+start_suck keyed -m mmsg -o tsv -R 8M --run-id $RUN --idle 10 -t 30 || fail "keyed: suck did not start"
+env -u BS_RUN_KEY "$BIN/inject" fin "$PORT" $RUN 100 0 10 1 1500 5000
+"$BIN/blast" -p "$PORT" --run-id $RUN -s 64:7,576:4,1500:1 -n 1200 -r 40k -o tsv >"$TMP/keyed.blast" 2>"$TMP/keyed.berr"
+check "keyed: suck ends on the fins" wait_pid "$SUCK_PID" 10
+S=$TMP/keyed.out
+check "keyed: the forgery counted ($(field "$S" forged_fins) $(field "$S" foreign))" \
+	test "$(field "$S" forged_fins)/$(field "$S" foreign)" = 1/1
+check "keyed: blast's fins believed ($(field "$S" stop) $(field "$S" sent) $(field "$S" size))" \
+	test "$(field "$S" stop)/$(field "$S" sent)/$(field "$S" valid)/$(field "$S" size)/$(field "$S" bytes_sent)" = fin/1200/1200/mix/425200
+# the forgery (70 bytes) is received and foreign, in its class: the bytes cannot be checked exactly
+check "keyed: classes $(classes "$S")" test "$(classes "$S")" = "700/44800 1/70 400/230400 0/0 100/150000 0/0 "
+check "keyed: no exact check with a foreign datagram ($(field "$S" bytes_check))" test "$(field "$S" bytes_check)" = -
+unset BS_RUN_KEY
+
+# suck --serve: the classes and the size are each run's own (one size, then a mix).
+start_suck serve -m mmsg -o tsv -R 8M --serve --runs 2 -t 30 || fail "serve: suck did not start"
+"$BIN/inject" run "$PORT" 777200 200 100
+while [ "$(awk 'END { print NR }' "$TMP/serve.out")" -lt 2 ] && kill -0 "$SUCK_PID" 2>/dev/null; do sleep 0.01; done
+"$BIN/blast" -p "$PORT" -s 1400-1599 -n 400 -r 40k -o tsv >/dev/null 2>&1
+check "serve: suck ends after 2 runs" wait_pid "$SUCK_PID" 10
+S=$TMP/serve.out
+check "serve: sizes per run ($(col "$S" size | tr '\n' ' '))" test "$(col "$S" size | tr '\n' ' ')" = "200 mix "
+check "serve: 65-256 per run ($(col "$S" dgrams_65_256 | tr '\n' ' '))" test "$(col "$S" dgrams_65_256 | tr '\n' ' ')" = "100 0 "
+# 1400..1599 twice: 1400..1500 (101 sizes) and 1501..1599 (99) each twice
+check "serve: 1025-1500 per run ($(col "$S" dgrams_1025_1500 | tr '\n' ' '))" test "$(col "$S" dgrams_1025_1500 | tr '\n' ' ')" = "0 202 "
+check "serve: 1501 up per run ($(col "$S" bytes_1501_up | tr '\n' ' '))" test "$(col "$S" bytes_1501_up | tr '\n' ' ')" = "0 306900 "
+check "serve: both exact ($(col "$S" bytes_check | tr '\n' ' '))" test "$(col "$S" bytes_check | tr '\n' ' ')" = "exact exact "
+
 # One size: the classes and the fins' check hold for it too, and blast still uses GSO.
 if mix_run one 127.0.0.1 mmsg -s 1450 -n 100 -r 40k; then
 	S=$TMP/one.out
