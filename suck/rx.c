@@ -255,6 +255,10 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
 
+	if (rx->fan) {
+		fanin_discard(rx, buf, len, src);
+		return;
+	}
 	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
 	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, h.run_id)) &&
 	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
@@ -476,6 +480,8 @@ static void check(struct rx *rx, uint64_t now)
 		stop_all(rx, RX_STOP_RUN_TIMEOUT);
 	else if (atomic_load(&rx->sh->stop))
 		rx->done = (enum rx_stop)atomic_load(&rx->sh->stop);
+	if (rx->fan)
+		fanin_check(rx, now);
 	if (rx->drain_ns == 0 && atomic_load(&rx->sh->drain)) {
 		rx->flags |= MSG_DONTWAIT;
 		rx->drain_ns = now;

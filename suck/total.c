@@ -235,6 +235,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	work_spec(&cfg->work, spec, sizeof spec);
 	/* the run every thread locked onto (a proven fin may have named it before any data) */
 	snprintf(run, sizeof run, "%08x", (uint32_t)atomic_load(&rx0->sh->run));
+	if (cfg->senders && !env->sender)
+		snprintf(run, sizeof run, "total"); /* --senders: the row of every run */
 
 	report_str(r, "tool", "suck");
 	report_str(r, "version", version_text);
@@ -243,6 +245,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_str(r, "addr", env->where);
 	report_str(r, "run_id", run);
 	report_u64(r, "serve_run", env->serve_run);
+	report_u64(r, "senders", cfg->senders);
+	report_u64(r, "sender", env->sender);
 	report_str(r, "stop", rx_stop_names[t->stop]);
 	report_u64(r, "received", received);
 	report_u64(r, "valid", t->seq.valid);
