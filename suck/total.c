@@ -265,7 +265,10 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "dropped", t->dropped);
 	report_u64(r, "queue_dropped", t->queue_dropped);
 	report_u64(r, "elsewhere", t->seq.lost - t->dropped - t->queue_dropped);
-	report_i64(r, "kernel_drops", t->kernel_drops);
+	if (t->kernel_drops < 0 && env->sender)
+		report_none(r, "kernel_drops"); /* --senders: the socket's counter is no run's */
+	else
+		report_i64(r, "kernel_drops", t->kernel_drops);
 	report_f(r, "segs_per_buf", t->segs_per_buf, 2);
 	report_u64(r, "flows", t->seq.flows);
 	report_u64(r, "fins", t->seq.fins);
