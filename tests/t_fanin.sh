@@ -1,8 +1,9 @@
 # suck --senders N (issue 27, fan-in): N runs into one suck at once, each locked on its own first
 # datagram and counted apart, a row per run and a total row, the identities on every row; a run
 # beyond N is other_run, as the 2nd and 3rd are without --senders; a run whose fin never comes
-# ends at --idle and the others stay exact; every loopback variant. Real blasts (IPv4 with a run
-# key and -j 2, IPv6) and bin/inject's runs (a run in a moment, from one socket each).
+# ends at --idle and the others stay exact; every loopback variant; Jain's index; scripts/suite
+# --senders 2 at its shortest. Real blasts (IPv4 with a run key and -j 2, IPv6) and bin/inject's
+# runs (a run in a moment, from one socket each).
 . tests/lib.sh
 
 # at FILE KEY ROW: KEY of data row ROW (1 = the first after the header).
@@ -143,5 +144,50 @@ for bad in "--senders 0" "--senders 65" "--senders x" "--senders 3 --serve" "--s
 	check "suck $bad: says --senders" grep -q -- "--senders" "$TMP/bad.err"
 done
 check "--check says senders" test "$("$BIN/suck" --check --senders 5 -p 0 -o tsv | col /dev/stdin senders)" = 5
+
+# 5. Jain's index (scripts/lib/jain.awk), as fanin.awk uses it: 1 for equal shares, 1/n when one
+# sender has everything, (3+1)^2 / (2 (9+1)) = 0.8, '-' when nothing arrived.
+cat >"$TMP/jain.awk" <<'JEOF'
+function t(s,    x, n) { n = split(s, x, " "); r = jain(x, n); return r == "-" ? r : sprintf("%.4f", r) }
+BEGIN { print t("5 5 5") " " t("7 0 0") " " t("3 1") " " t("0 0") " " t("1 2 3 4") }
+JEOF
+check "Jain's index of known shares" \
+	test "$(awk -f scripts/lib/jain.awk -f "$TMP/jain.awk")" = "1.0000 0.3333 0.8000 - 0.8333"
+
+# 6. The suite with two senders, the shortest settings: its table, its plot, each sender's share
+# adding up to 100 % and the index within [1/2, 1].
+R=$TMP/suite
+if sh scripts/suite --senders 2 -t 1 -r 1 -W 0 -m mmsg -o "$R" >"$TMP/suite.out" 2>"$TMP/suite.err"; then
+	ok
+	check "suite: table.md has the fan-in table" grep -q "^| mmsg | [01]\.[0-9]* (" "$R/table.md"
+	check "suite: runs.tsv has the senders' shares and the index" \
+		has_cols "$R/runs.tsv" suck_sender1_share_pct suck_sender2_share_pct suck_jain blast_senders
+	check "suite: blast's sent is the senders' added up" test "$(col "$R/runs.tsv" blast_sent)" = \
+		"$(($(field "$R/raw/mmsg-1.blast1.tsv" sent) + $(field "$R/raw/mmsg-1.blast2.tsv" sent)))"
+	check "suite: Jain's index in [1/2, 1]" awk -F'\t' '$1 == "mmsg" && $2 == "suck_jain" { f = 1; if ($4 < 0.5 || $4 > 1) exit 1 } END { exit !f }' "$R/summary.tsv"
+	check "suite: the shares add up to 100 %" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ s = $c["suck_sender1_share_pct"] + $c["suck_sender2_share_pct"]; if (s < 99.98 || s > 100.02) exit 1 }' "$R/runs.tsv"
+	check "suite: each share is its sender's valid" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ v1 = $c["suck_sender1_valid"]; v2 = $c["suck_sender2_valid"]
+		  if (v1 + v2 != $c["suck_valid"] || (v1 + v2 > 0 && ($c["suck_sender1_share_pct"] - 100 * v1 / (v1 + v2))^2 > 0.0001)) exit 1 }' "$R/runs.tsv"
+	if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+		check "suite: the fanin plot" test -s "$R/fanin.png" -a -s "$R/fanin.svg"
+	else
+		skip "no gnuplot: the fanin plot not drawn"
+	fi
+else
+	fail "suite --senders 2 failed: $(tail -n 3 "$TMP/suite.err")"
+fi
+for bad in "--senders 1" "--senders 65" "--senders 2 --rtt" "--senders 2 --group 239.255.0.1"; do
+	# shellcheck disable=SC2086
+	sh scripts/suite $bad -t 1 -r 1 -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err"
+	st=$?
+	check "suite $bad: exit 2 ($st)" test $st = 2
+done
+BLAST_CMD="env;env;env" sh scripts/suite --senders 2 -t 1 -r 1 -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err"
+check "suite: BLAST_CMD of 3 prefixes for 2 senders: exit 2" test $? = 2
+check "... says how many" grep -q "3 ';'-separated prefixes" "$TMP/bad.err"
+BLAST_CMD="env;env" sh scripts/suite -t 1 -r 1 -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err"
+check "suite: ';' in BLAST_CMD without --senders: exit 2" test $? = 2
 
 done_tests

@@ -8,17 +8,8 @@
 # (valid / sent), senderI_share_pct (its part of every sender's valid), then jain: Jain's
 # fairness index over the senders' valid, (sum x)^2 / (n sum x^2), 1/n (one sender got
 # everything) .. 1 (all alike); "-" when nothing arrived. Status 1, said, when a report is not
-# whole.
+# whole. Run with jain.awk before it (-f jain.awk -f fanin.awk).
 BEGIN { FS = OFS = "\t"; split("sent bytes pps mbps calls fins errors", a, " "); for (i in a) add[a[i]] = 1 }
-
-# jain(x, n): Jain's fairness index of x[1..n]; "-" when every x is 0.
-function jain(x, n,    i, s, q) {
-	for (i = 1; i <= n; i++) {
-		s += x[i]
-		q += x[i] * x[i]
-	}
-	return q > 0 ? s * s / (n * q) : "-"
-}
 
 function bad(why) { print "fanin: " FILENAME ": " why > "/dev/stderr"; failed = 1; exit 1 }
 

@@ -9,7 +9,8 @@
 # key for the trial, on every tool's stdin, so suck believes the fins of these senders only.
 # Reports: NAME.suck.tsv (a row per run and the total row), NAME.blastI.tsv for each sender,
 # and, made of them by fanin.awk, NAME.blast.tsv (the senders added up) and NAME.fanin.tsv (the
-# total row with each sender's sent, valid, share and Jain's index): what runs.awk joins.
+# total row with each sender's sent, valid, share and Jain's index, jain.awk): what runs.awk
+# joins.
 
 # fanin_cmds N: FANIN_CMD_1..N from BLAST_CMD (after wire_up: the sender namespace's prefix).
 # One entry serves every sender; else there must be N. Bad usage otherwise.
@@ -92,7 +93,7 @@ fanin_trial() {
 	set -- "$@" "$ft_keep/$1"
 	ft_blasts=$(awk -v f="$5" -v n="$SENDERS" 'BEGIN { for (i = 1; i <= n; i++) print f ".blast" i ".tsv" }')
 	# shellcheck disable=SC2086 # the file names, one word each
-	if ! awk -v out="$5" -v senders="$SENDERS" -f "$LIB/fanin.awk" "$5.suck.tsv" $ft_blasts; then
+	if ! awk -v out="$5" -v senders="$SENDERS" -f "$LIB/jain.awk" -f "$LIB/fanin.awk" "$5.suck.tsv" $ft_blasts; then
 		disk_check
 		note "$2: the reports of suck and its $SENDERS blasts do not add up (see raw/$1.*)"
 		return 1
