@@ -178,6 +178,22 @@ if sh scripts/suite --senders 2 -t 1 -r 1 -W 0 -m mmsg -o "$R" >"$TMP/suite.out"
 else
 	fail "suite --senders 2 failed: $(tail -n 3 "$TMP/suite.err")"
 fi
+# 7. Over the wire (two namespaces and a veth, root only): both senders in blast's namespace.
+if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null 2>&1; then
+	R=$TMP/wire
+	if sh scripts/suite --senders 2 --wire -t 1 -r 1 -W 0 -m mmsg -P -o "$R" >/dev/null 2>"$TMP/wire.err"; then
+		check "wire: each sender's valid adds up to suck's" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ f = 1; if ($c["suck_sender1_valid"] + $c["suck_sender2_valid"] != $c["suck_valid"] || $c["suck_jain"] < 0.5) exit 1 }
+			END { exit !f }' "$R/runs.tsv"
+		check "wire: the senders ran in blast's namespace" grep -q "^cmd: ip netns exec bs-wire-[0-9]*-blast .*blast" "$R/env.txt"
+	elif grep -q "exit 4\|not supported" "$TMP/wire.err"; then
+		skip "wire: not here: $(tail -n 1 "$TMP/wire.err")"
+	else
+		fail "wire: suite --senders 2 --wire failed: $(tail -n 3 "$TMP/wire.err")"
+	fi
+else
+	skip "not root, or no ip: the fan-in over --wire needs network namespaces"
+fi
 for bad in "--senders 1" "--senders 65" "--senders 2 --rtt" "--senders 2 --group 239.255.0.1"; do
 	# shellcheck disable=SC2086
 	sh scripts/suite $bad -t 1 -r 1 -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err"
