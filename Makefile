@@ -22,7 +22,7 @@ SUCK_LIB   := $(filter-out $(O)/suck/main.o,$(SUCK_OBJ))
 BLAST_LIB  := $(filter-out $(O)/blast/main.o,$(BLAST_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
-.PHONY: all test unit check perf bench bench-wire reproduce fuzz clean ndr sweep latency
+.PHONY: all test unit check perf profile bench bench-wire reproduce fuzz clean ndr sweep latency
 all: $(B)/blast $(B)/suck $(B)/netdev
 
 # The version string changes with every commit: only common/version.o embeds it, so a new
@@ -90,6 +90,11 @@ check: all
 # A benchmark, not a test: tools beside bare loops, iperf3 and sockperf (about 8 minutes).
 perf: all $(B)/bare
 	@BIN=$(B) sh scripts/perf
+
+# Where blast's and suck's CPU goes at the top end (perf record), and the copy-bound rate
+# (about 20 s; needs perf).
+profile: all $(B)/bare
+	@BIN=$(B) sh scripts/profile
 
 # libFuzzer (clang) on the receive path: FUZZ_SECONDS of fuzzing from the committed seeds.
 FUZZ_SECONDS ?= 60

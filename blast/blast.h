@@ -154,6 +154,9 @@ void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated unti
 struct rtt_total {
 	uint64_t transactions, lost, late, foreign;
 	struct hist rtt;        /* round trips, ns */
+	uint64_t stamped;       /* replies with suck's time */
+	uint64_t best_rtt;      /* the fastest of those, ns */
+	int64_t offset;         /* suck's clock - blast's, ns, within best_rtt / 2 */
 };
 int rtt_setup(struct flow *f);
 void rtt_free(struct flow *f);

@@ -312,7 +312,7 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 {
 	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_late", "rtt_foreign", "tps",
 					    "rtt_p50_us", "rtt_p90_us", "rtt_p99_us", "rtt_p999_us",
-					    "rtt_max_us", "rtt_mean_us" };
+					    "rtt_max_us", "rtt_mean_us", "clock_offset_us", "clock_offset_err_us" };
 	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
 	static struct rtt_total t;
 
@@ -339,6 +339,14 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 	} else {
 		report_none(r, "rtt_max_us");
 		report_none(r, "rtt_mean_us");
+	}
+	/* the receiver's clock against ours, from the replies suck stamped */
+	if (t.stamped) {
+		report_f(r, "clock_offset_us", (double)t.offset / 1e3, 2);
+		report_f(r, "clock_offset_err_us", (double)t.best_rtt / 2e3, 2);
+	} else {
+		report_none(r, "clock_offset_us");
+		report_none(r, "clock_offset_err_us");
 	}
 }
 

@@ -36,6 +36,10 @@ struct rtt_flow {
 	unsigned outstanding;
 	uint64_t transactions, lost, late, foreign;
 	struct hist rtt;
+	uint64_t wall;          /* CLOCK_REALTIME - CLOCK_MONOTONIC, as the send stamps use */
+	uint64_t stamped;       /* replies that carried suck's time (WIRE_ECHO) */
+	uint64_t best_rtt;      /* the fastest of those, ns */
+	int64_t offset;         /* suck's clock - ours, from that fastest round trip, ns */
 };
 
 int rtt_setup(struct flow *f)
@@ -82,6 +86,21 @@ static void expire(struct rtt_flow *r, uint64_t hi, uint64_t now, uint64_t timeo
 	}
 }
 
+/* suck stamped its reply at t3 (its wall clock) between our send at t1 and the reply's arrival at
+ * t4 (monotonic here), so its clock minus ours lies in [t3 - t4, t3 - t1] (as wall clocks); the
+ * middle of the narrowest such interval, the fastest round trip's, is the estimate (NTP's clock
+ * filter), off by at most half that round trip. */
+static void clock_sample(struct rtt_flow *r, uint64_t t1, uint64_t t4, uint64_t t3)
+{
+	uint64_t rtt = t4 - t1;
+
+	r->stamped++;
+	if (r->stamped > 1 && rtt >= r->best_rtt)
+		return;
+	r->best_rtt = rtt;
+	r->offset = (int64_t)(t3 - (t1 + r->wall)) - (int64_t)(rtt / 2);
+}
+
 /* A reply of this flow to one of its requests in flight, of the size asked for: its round
  * trip. An answer to a request already answered or lost is late; anything else foreign. */
 static void take_reply(struct flow *f, size_t len, uint64_t now)
@@ -92,7 +111,7 @@ static void take_reply(struct flow *f, size_t len, uint64_t now)
 	struct wire_hdr h;
 	struct rtt_slot *s;
 
-	if (len != want || wire_get_hdr(r->buf, len, &h) < 0 || h.type != WIRE_REQ || h.run_id != cfg->run_id ||
+	if (len != want || wire_get_typed(r->buf, len, &h, WIRE_TYPES_REPLY) < 0 || h.run_id != cfg->run_id ||
 	    h.flow != f->id || wire_get_reply(r->buf) != cfg->reply_size || h.seq >= f->sent) {
 		r->foreign++;
 		return;
@@ -106,6 +125,8 @@ static void take_reply(struct flow *f, size_t len, uint64_t now)
 	r->outstanding--;
 	r->transactions++;
 	hist_add(&r->rtt, now - s->t_ns);
+	if (h.type == WIRE_ECHO)
+		clock_sample(r, s->t_ns, now, h.send_ns);
 }
 
 /* A send or receive error: counted by errno; 0 to go on, -1 for one that ends the flow. */
@@ -128,6 +149,8 @@ void rtt_run(struct flow *f)
 	struct rtt_flow *r = f->rtt;
 	uint64_t timeout = (uint64_t)(cfg->rtt_timeout_s * 1e9);
 	uint64_t now = sys_mono_ns(), wall = sys_real_ns() - now, last_send = now;
+
+	r->wall = wall;
 	struct pollfd pfd = { .fd = f->fd, .events = POLLIN };
 	int sending = 1;
 
@@ -210,5 +233,10 @@ void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t)
 		t->late += r->late;
 		t->foreign += r->foreign;
 		hist_merge(&t->rtt, &r->rtt);
+		if (r->stamped && (!t->stamped || r->best_rtt < t->best_rtt)) {
+			t->best_rtt = r->best_rtt;
+			t->offset = r->offset;
+		}
+		t->stamped += r->stamped;
 	}
 }

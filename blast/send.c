@@ -90,9 +90,12 @@ static unsigned layout(struct flow *f, unsigned dgrams, uint64_t send_ns)
 	const struct blast_cfg *cfg = f->cfg;
 	unsigned msgs = 0;
 
-	if (!cfg->raw)
-		for (unsigned d = 0; d < dgrams; d++)
-			wire_put_seq(f->bufs + (size_t)d * cfg->size, f->sent + d, send_ns);
+	if (!cfg->raw) {
+		uint64_t be_ns = htobe64(send_ns);
+		uint8_t *p = f->bufs;
+		for (uint64_t seq = f->sent, end = f->sent + dgrams; seq < end; seq++, p += cfg->size)
+			wire_put_seq_be(p, seq, be_ns);
+	}
 	for (unsigned left = dgrams; left > 0; msgs++) {
 		unsigned k = left < f->segs ? left : f->segs;
 		f->iov[msgs].iov_len = (size_t)k * cfg->size;

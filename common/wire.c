@@ -29,10 +29,10 @@ void wire_put_reply(uint8_t *buf, uint32_t size)
 	put32(buf + 12, size);
 }
 
-void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns)
+void wire_put_echo(uint8_t *buf, uint64_t now_ns)
 {
-	put64(buf + 16, seq);
-	put64(buf + 24, send_ns);
+	buf[5] = WIRE_ECHO;
+	put64(buf + 24, now_ns);
 }
 
 uint64_t wire_fin_tag(const uint8_t *buf, const uint8_t *key)

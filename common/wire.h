@@ -21,8 +21,10 @@
 #define WIRE_SEQ_LIMIT  (1ull << 48)
 
 /* WIRE_REQ: a data datagram that asks suck --echo for a reply (blast --rtt), counted as data;
- * its reserved field is the reply's size (0: as large as the request). */
-enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1, WIRE_REQ = 2 };
+ * its reserved field is the reply's size (0: as large as the request). WIRE_ECHO: suck --echo's
+ * reply, the request's header with this type and suck's wall-clock time of the reply in the send
+ * time field (blast's clock offset); only blast's reply parser takes it, suck counts it foreign. */
+enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1, WIRE_REQ = 2, WIRE_ECHO = 3 };
 #define WIRE_MAX_REPLY 65527 /* the largest UDP payload (IPv6): a larger reply size is malformed */
 
 struct wire_hdr {
@@ -46,8 +48,8 @@ struct wire_fin {
 void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h);
 /* Sets a request's reply size (the reserved field) in a header already written. */
 void wire_put_reply(uint8_t *buf, uint32_t size);
-/* Only the fields that change from one datagram to the next: cheap enough for the send loop. */
-void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns);
+/* Makes a request in buf into suck --echo's reply: type WIRE_ECHO, send time now_ns. */
+void wire_put_echo(uint8_t *buf, uint64_t now_ns);
 
 static inline uint16_t wire_get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, sizeof v); return be16toh(v); }
 static inline uint32_t wire_get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof v); return be32toh(v); }
@@ -55,19 +57,35 @@ static inline uint64_t wire_get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 
 /* A request's reply size: the reserved field, which wire_get_hdr has checked. */
 static inline uint32_t wire_get_reply(const uint8_t *buf) { return wire_get32(buf + 12); }
 
-/* 0 and *h filled when buf holds a well-formed header; -1 otherwise. Inline: suck runs it
- * for every datagram. */
-static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *h)
+/* Only the fields that change from one datagram to the next, for the send loop: the send time
+ * in network order once per call (be_ns = htobe64(send_ns)), the sequence per datagram. */
+static inline void wire_put_seq_be(uint8_t *buf, uint64_t seq, uint64_t be_ns)
+{
+	uint64_t v = htobe64(seq);
+	memcpy(buf + 16, &v, sizeof v);
+	memcpy(buf + 24, &be_ns, sizeof be_ns);
+}
+static inline void wire_put_seq(uint8_t *buf, uint64_t seq, uint64_t send_ns)
+{
+	wire_put_seq_be(buf, seq, htobe64(send_ns));
+}
+
+/* The types a parse takes, as a mask of 1 << type. */
+#define WIRE_TYPES_SUCK  (1u << WIRE_DATA | 1u << WIRE_FIN | 1u << WIRE_REQ)
+#define WIRE_TYPES_REPLY (1u << WIRE_REQ | 1u << WIRE_ECHO)
+
+/* 0 and *h filled when buf holds a well-formed header of one of the types; -1 otherwise. */
+static inline int wire_get_typed(const uint8_t *buf, size_t len, struct wire_hdr *h, unsigned types)
 {
 	if (len < WIRE_HDR_LEN || wire_get32(buf) != WIRE_MAGIC || buf[4] != WIRE_VERSION)
 		return -1;
-	if (buf[5] != WIRE_DATA && buf[5] != WIRE_FIN && buf[5] != WIRE_REQ)
+	if (buf[5] > WIRE_ECHO || !(types & 1u << buf[5]))
 		return -1;
 	if (wire_get16(buf + 6) >= WIRE_MAX_FLOWS)
 		return -1;
-	/* reserved: 0, but in a request the reply's size (0, or a datagram's size) */
+	/* reserved: 0, but in a request or its reply the reply's size (0, or a datagram's size) */
 	uint32_t reply = wire_get32(buf + 12);
-	if (reply != 0 && (buf[5] != WIRE_REQ || reply < WIRE_HDR_LEN || reply > WIRE_MAX_REPLY))
+	if (reply != 0 && ((buf[5] != WIRE_REQ && buf[5] != WIRE_ECHO) || reply < WIRE_HDR_LEN || reply > WIRE_MAX_REPLY))
 		return -1;
 	h->type = buf[5];
 	h->flow = wire_get16(buf + 6);
@@ -75,6 +93,12 @@ static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *
 	h->seq = wire_get64(buf + 16);
 	h->send_ns = wire_get64(buf + 24);
 	return h->seq < WIRE_SEQ_LIMIT ? 0 : -1;
+}
+
+/* What suck takes (data, fin, request). Inline: suck runs it for every datagram. */
+static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *h)
+{
+	return wire_get_typed(buf, len, h, WIRE_TYPES_SUCK);
 }
 
 /* Writes a whole fin (header of type WIRE_FIN + totals + tag); returns its length, WIRE_FIN_LEN.

@@ -9,6 +9,7 @@
  *   bare recv -p PORT --pool N [-b N] [--queue SLOTS]    one reader, N workers, suck's ring
  *   bare sink -p PORT [--idle SECS]                      a bound socket nobody reads
  *   bare port                                            a free TCP and UDP port on 127.0.0.1
+ *   bare copy -s SIZE -t SECS [--from N] [--cpu N]       the copy-bound rate: memcpy in SIZE pieces
  *
  * Always 127.0.0.1 (but --xdp: -a, on DEV), no headers, no payload work. Like blast, the sender reads CLOCK_MONOTONIC
  * once per call (its time limit needs it); like suck, the receiver reads it once per call with
@@ -33,6 +34,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +81,7 @@ static const char *cfg_addr = "127.0.0.1"; /* recv --xdp: the address the progra
 static int cfg_epoll;       /* recv: a non-blocking socket and epoll, level-triggered */
 static unsigned cfg_pool;   /* recv: workers that take the reader's batches, 0 = no pool */
 static unsigned cfg_queue = 8; /* recv --pool: batches that may wait, suck's --queue */
+static int cfg_from = -1;   /* copy: the CPU that writes what is copied; -1 = the copier's own buffer */
 
 static volatile sig_atomic_t stop;
 
@@ -97,6 +100,7 @@ static void usage(FILE *out)
 "       bare recv -p PORT --epoll | --pool N [--queue SLOTS] [-n COUNT] [-b N] [-R BYTES] [--cpu N]\n"
 "       bare sink -p PORT [--idle SECS] [--cpu N]\n"
 "       bare port\n"
+"       bare copy -s SIZE -t SECS [--from N] [--cpu N]\n"
 "The least code that makes each system call blast and suck make, on 127.0.0.1.\n"
 "  send  sendto per datagram (-b 1), sendmmsg of N (-b N), UDP GSO of SEGS (-g)\n"
 "        into a connected socket, for SECS, as fast as possible\n"
@@ -113,6 +117,12 @@ static void usage(FILE *out)
 "        until nothing arrived for SECS after something did (its queue and drop\n"
 "        counter stop changing): then a sender's next datagram is refused\n"
 "  port  prints a port free for TCP and UDP on 127.0.0.1 (for iperf3, sockperf)\n"
+"  copy  the copy-bound rate, no socket: memcpy of 64 KiB blocks in SIZE-byte pieces\n"
+"        (a datagram's payload each), for SECS; the source is this thread's own buffer\n"
+"        (hot in its cache, as blast's payload is when the kernel copies it in), or with\n"
+"        --from N blocks a thread on CPU N has just written (as a received datagram is,\n"
+"        written by the sender's CPU on loopback); prints bytes, copy_s (the time in\n"
+"        memcpy only), gbytes_per_s and ns_per_piece\n"
 "  -b 1..%d, -g 1..%d, -s 1..65507, --cpu N pins to CPU N.\n"
 "send and recv print a tsv header and one row: sent or received, duration_s, pps,\n"
 "user_s, sys_s, cpu_ns_per_pkt (getrusage over the loop), rcvbuf (recv: granted).\n",
@@ -158,7 +168,7 @@ static double secs(const char *opt, const char *s)
 
 static void parse_opts(int argc, char **argv)
 {
-	enum { O_CPU = 256, O_IDLE, O_URING, O_EPOLL, O_POOL, O_QUEUE, O_XDP };
+	enum { O_CPU = 256, O_IDLE, O_URING, O_EPOLL, O_POOL, O_QUEUE, O_XDP, O_FROM };
 	static const struct option longs[] = {
 		{ "port", required_argument, 0, 'p' }, { "size", required_argument, 0, 's' },
 		{ "time", required_argument, 0, 't' }, { "batch", required_argument, 0, 'b' },
@@ -168,7 +178,7 @@ static void parse_opts(int argc, char **argv)
 		{ "uring", no_argument, 0, O_URING }, { "epoll", no_argument, 0, O_EPOLL },
 		{ "xdp", required_argument, 0, O_XDP }, { "addr", required_argument, 0, 'a' },
 		{ "pool", required_argument, 0, O_POOL }, { "queue", required_argument, 0, O_QUEUE },
-		{ "help", no_argument, 0, 'h' },
+		{ "from", required_argument, 0, O_FROM }, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	int c, port_set = 0;
@@ -180,8 +190,8 @@ static void parse_opts(int argc, char **argv)
 	}
 	cfg_mode = argv[1];
 	if (strcmp(cfg_mode, "send") && strcmp(cfg_mode, "recv") && strcmp(cfg_mode, "sink") &&
-	    strcmp(cfg_mode, "port"))
-		bad("unknown mode '%s': send, recv, sink or port", cfg_mode);
+	    strcmp(cfg_mode, "port") && strcmp(cfg_mode, "copy"))
+		bad("unknown mode '%s': send, recv, sink, port or copy", cfg_mode);
 	opterr = 0;
 	optind = 2;
 	while ((c = getopt_long(argc, argv, ":p:s:t:b:g:n:R:a:h", longs, NULL)) != -1) {
@@ -201,6 +211,7 @@ static void parse_opts(int argc, char **argv)
 		case O_POOL: cfg_pool = (unsigned)num("--pool", optarg, 1, 64); break;
 		case O_QUEUE: cfg_queue = (unsigned)num("--queue", optarg, 1, 1024); break;
 		case O_CPU: cfg_cpu = (int)num("--cpu", optarg, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0); break;
+		case O_FROM: cfg_from = (int)num("--from", optarg, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0); break;
 		case 'h': usage(stdout); exit(0);
 		case ':': bad("%s needs a value", argv[optind - 1]);
 		default: bad("unknown option '%s'", argv[optind - 1]);
@@ -219,8 +230,16 @@ static void parse_opts(int argc, char **argv)
 		bad("--epoll and --pool are ways to recv, one at a time, not with --uring");
 	if (cfg_pool && cfg_batch == 1)
 		cfg_batch = 32; /* suck -m pool's default */
+	if (cfg_from >= 0 && strcmp(cfg_mode, "copy"))
+		bad("--from is for copy");
 	if (!strcmp(cfg_mode, "port"))
 		return;
+	if (!strcmp(cfg_mode, "copy")) {
+		if (!cfg_size || !cfg_secs || port_set || cfg_batch > 1 || cfg_segs > 1 || cfg_count || cfg_rcvbuf ||
+		    cfg_uring || cfg_xdp || cfg_epoll || cfg_pool)
+			bad("copy takes -s SIZE, -t SECS, --from N and --cpu N only");
+		return;
+	}
 	if (!port_set)
 		bad("%s needs -p PORT", cfg_mode);
 	if (!strcmp(cfg_mode, "send")) {
@@ -976,6 +995,84 @@ static void do_port(void)
 	error(1, 0, "no port free for both TCP and UDP after 50 tries");
 }
 
+/* copy: blocks of BARE_COPY_BLOCK bytes in a ring; a slot is either the writer's to fill or the
+ * copier's to read, handed over with release/acquire, so every byte the copier reads was last
+ * written by the other CPU (--from) and sits in its cache. */
+#define BARE_COPY_BLOCK 65536
+#define BARE_COPY_SLOTS 4
+
+static struct {
+	_Alignas(64) uint8_t buf[BARE_COPY_SLOTS][BARE_COPY_BLOCK];
+	_Alignas(64) _Atomic int full[BARE_COPY_SLOTS];
+	_Atomic int done;
+} ring;
+
+static void *copy_writer(void *arg)
+{
+	cpu_set_t set;
+	uint8_t v = 1;
+
+	(void)arg;
+	CPU_ZERO(&set);
+	CPU_SET(cfg_from, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
+		fprintf(stderr, "bare: warning: pinning the writer to CPU %d failed\n", cfg_from);
+	for (unsigned k = 0; !atomic_load_explicit(&ring.done, memory_order_relaxed); k = (k + 1) % BARE_COPY_SLOTS) {
+		while (atomic_load_explicit(&ring.full[k], memory_order_acquire))
+			if (atomic_load_explicit(&ring.done, memory_order_relaxed))
+				return NULL;
+		memset(ring.buf[k], v++, BARE_COPY_BLOCK);
+		atomic_store_explicit(&ring.full[k], 1, memory_order_release);
+	}
+	return NULL;
+}
+
+static void do_copy(void)
+{
+	static uint8_t own[BARE_COPY_BLOCK], dst[BARE_COPY_BLOCK];
+	size_t piece = cfg_size < BARE_COPY_BLOCK ? cfg_size : BARE_COPY_BLOCK;
+	size_t per_block = BARE_COPY_BLOCK / piece * piece;
+	uint64_t bytes = 0, pieces = 0, copy_ns = 0, end;
+	pthread_t writer;
+	unsigned k = 0;
+
+	memset(own, 7, sizeof own);
+	if (cfg_from >= 0 && (errno = pthread_create(&writer, NULL, copy_writer, NULL)) != 0)
+		error(1, errno, "pthread_create");
+	end = mono_ns() + (uint64_t)(cfg_secs * 1e9);
+	while (!stop) {
+		const uint8_t *src = own;
+		if (cfg_from >= 0) {
+			while (!atomic_load_explicit(&ring.full[k], memory_order_acquire) && !stop)
+				;
+			src = ring.buf[k];
+		}
+		uint64_t t0 = mono_ns();
+		for (size_t off = 0; off < per_block; off += piece)
+			memcpy(dst + off, src + off, piece);
+		uint64_t t1 = mono_ns();
+		/* keep the copy: the compiler may not drop a memcpy whose result is read */
+		__asm__ volatile("" : : "r"(dst) : "memory");
+		copy_ns += t1 - t0;
+		bytes += per_block;
+		pieces += per_block / piece;
+		if (cfg_from >= 0) {
+			atomic_store_explicit(&ring.full[k], 0, memory_order_release);
+			k = (k + 1) % BARE_COPY_SLOTS;
+		}
+		if (t1 >= end)
+			break;
+	}
+	if (cfg_from >= 0) {
+		atomic_store(&ring.done, 1);
+		pthread_join(writer, NULL);
+	}
+	printf("mode\tsize\tfrom\tbytes\tcopy_s\tgbytes_per_s\tns_per_piece\n");
+	printf("copy\t%u\t%s\t%llu\t%.6f\t%.3f\t%.2f\n", cfg_size, cfg_from >= 0 ? "other" : "own",
+	       (unsigned long long)bytes, (double)copy_ns / 1e9, copy_ns ? (double)bytes / (double)copy_ns : 0.0,
+	       pieces ? (double)copy_ns / (double)pieces : 0.0);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -1008,6 +1105,8 @@ int main(int argc, char **argv)
 		do_recv();
 	else if (!strcmp(cfg_mode, "sink"))
 		do_sink();
+	else if (!strcmp(cfg_mode, "copy"))
+		do_copy();
 	else
 		do_port();
 	if (fflush(stdout) != 0)

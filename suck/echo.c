@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 
+#include "sys.h"
 #include "wire.h"
 
 static const uint8_t zeros[WIRE_MAX_REPLY]; /* the padding of a reply longer than its request */
@@ -50,6 +51,15 @@ void echo_add(struct echo *e, int fd, const uint8_t *buf, size_t len, const void
 void echo_flush(struct echo *e, int fd)
 {
 	unsigned i = 0;
+	uint64_t now;
+
+	if (!e->n)
+		return;
+	/* Each reply says when suck sent it (wall clock, once per flush), so that blast can tell
+	 * how far the two hosts' clocks are apart. */
+	now = sys_real_ns();
+	for (unsigned k = 0; k < e->n; k++)
+		wire_put_echo(e->msgs[k].msg_hdr.msg_iov[0].iov_base, now);
 
 	while (i < e->n) {
 		/* MSG_DONTWAIT: a full send buffer costs a reply (blast counts it lost), never the

@@ -4,11 +4,18 @@
 # bin/echoer, which loses, duplicates and garbles replies by sequence, the counts are exact:
 # a lost reply costs its timeout, not the run. Against a suck without --echo nothing comes
 # back and the run still ends on time. --echo refused where a variant cannot reply; strict
-# options.
+# options. The clock offset: suck's own clock (0 on one host) and an echoer's clock set ahead,
+# each found within the error blast states (half its fastest round trip).
 . tests/lib.sh
 
 # within V LO HI: LO <= V <= HI, decimals
 within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v != "-" && v + 0 >= lo && v + 0 <= hi) }'; }
+# offset_ok FILE US: blast's clock_offset_us is US within its clock_offset_err_us (and 2 us for
+# the clocks' reads)
+offset_ok() {
+	awk -v o="$(field "$1" clock_offset_us)" -v e="$(field "$1" clock_offset_err_us)" -v want="$2" \
+		'BEGIN { d = o - want; if (d < 0) d = -d; exit !(o != "-" && e != "-" && e > 0 && d <= e + 2) }'
+}
 brief() { echo "sent $(field "$1" sent) tx $(field "$1" transactions) lost $(field "$1" rtt_lost) late $(field "$1" rtt_late) foreign $(field "$1" rtt_foreign)"; }
 
 ECHOES="copy buffer mmsg"
@@ -35,6 +42,8 @@ for addr in 127.0.0.1 ::1; do
 			check "$n: p50 <= p99 <= max" awk -v a="$(field "$B" rtt_p50_us)" -v b="$(field "$B" rtt_p99_us)" \
 				-v c="$(field "$B" rtt_max_us)" 'BEGIN { exit !(a <= b && b <= c) }'
 			check "$n: outstanding $o, rtt 1" test "$(field "$B" outstanding) $(field "$B" rtt)" = "$o 1"
+			check "$n: clock offset $(field "$B" clock_offset_us) us within $(field "$B" clock_offset_err_us) of 0" \
+				offset_ok "$B" 0
 		done
 	done
 done
@@ -77,6 +86,18 @@ for addr in 127.0.0.1 ::1; do
 			test "$(field "$TMP/$n.b" $k)" = "$(field "$TMP/$n.out" $k)"
 	done
 	check "$n: sent 1000" test "$(field "$TMP/$n.b" sent)" = 1000
+	check "$n: a reply without suck's stamp: clock offset -" \
+		test "$(field "$TMP/$n.b" clock_offset_us) $(field "$TMP/$n.b" clock_offset_err_us)" = "- -"
+done
+# An echoer whose clock is 5 ms (and then 3 ms behind) from this host's: blast finds it.
+for ahead in 5000000 -3000000; do
+	n=ahead$ahead
+	start_listener "$n" "$BIN/echoer" 127.0.0.1 $ahead || { fail "$n: echoer did not start"; continue; }
+	"$BIN/blast" -p "$PORT" --rtt --outstanding 4 --rtt-timeout 50ms -n 1000 -o tsv >"$TMP/$n.b" 2>/dev/null
+	check "$n: blast exit 0" test $? = 0
+	wait_pid "$LISTENER_PID" 20
+	check "$n: clock offset $(field "$TMP/$n.b" clock_offset_us) us within $(field "$TMP/$n.b" clock_offset_err_us) of $((ahead / 1000))" \
+		offset_ok "$TMP/$n.b" $((ahead / 1000))
 done
 
 # Nothing answers (suck without --echo): every request is lost at its timeout, and new ones
@@ -95,7 +116,7 @@ check "$n: suck counted them valid" test "$(field "$TMP/$n.out" valid)" = "$(fie
 
 # Without --rtt the keys are '-'; without --echo suck's are.
 "$BIN/blast" -p 9 -n 1 -o tsv >"$TMP/plain.b" 2>/dev/null
-for k in outstanding reply_size rtt_timeout_s transactions rtt_lost tps rtt_p50_us rtt_mean_us; do
+for k in outstanding reply_size rtt_timeout_s transactions rtt_lost tps rtt_p50_us rtt_mean_us clock_offset_us clock_offset_err_us; do
 	check "blast without --rtt: $k -" test "$(field "$TMP/plain.b" $k)" = "-"
 done
 check "blast without --rtt: rtt 0" test "$(field "$TMP/plain.b" rtt)" = 0

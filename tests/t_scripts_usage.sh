@@ -141,7 +141,7 @@ bad plot "one result directory expected" "$TMP/a" "$TMP/b"
 # One option parser in every command (scripts/lib/base.sh opt_next): an unknown option, long or
 # short, gets the same words and exit 2 from each, with the usage on stderr (a long option once
 # said "Illegal option --"); -h and --help print the usage on stdout and exit 0.
-for c in suite reproduce ndr "sweep rate" perf compare plot index; do
+for c in suite reproduce ndr "sweep rate" perf profile compare plot index; do
 	s=${c%% *} m=
 	[ "$s" = "$c" ] || m=${c#* }
 	for o in --bogus --bogus=1 -x; do

@@ -7,7 +7,10 @@
  *                 a reply one byte too long (foreign; the request is then lost), the others
  *                 once, of the size asked for. Ends at the first fin, or 5 s after the last
  *                 datagram. Prints, as tsv, what blast must count: transactions, rtt_lost,
- *                 rtt_late, rtt_foreign. */
+ *                 rtt_late, rtt_foreign.
+ *   echoer ADDR NS  the same, each reply stamped as suck --echo stamps it (WIRE_ECHO), with a
+ *                 wall clock NS nanoseconds ahead of this host's: blast's clock_offset_us must
+ *                 find NS / 1000, within its clock_offset_err_us. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include "wire.h"
 
@@ -27,9 +31,10 @@ int main(int argc, char **argv)
 	struct timeval idle = { 5, 0 };
 	uint64_t answered = 0, lost = 0, late = 0, foreign = 0;
 	int v6 = argc > 1 && strchr(argv[1], ':'), fd;
+	long long ahead = argc == 3 ? atoll(argv[2]) : 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: echoer 127.0.0.1|::1\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: echoer 127.0.0.1|::1 [NS]\n");
 		return 2;
 	}
 	me.ss_family = v6 ? AF_INET6 : AF_INET;
@@ -62,6 +67,11 @@ int main(int argc, char **argv)
 		reply = wire_get_reply(buf) ? wire_get_reply(buf) : (size_t)n;
 		memset(out, 0, reply + 1);
 		memcpy(out, buf, (size_t)n < reply ? (size_t)n : reply);
+		if (argc == 3) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			wire_put_echo(out, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + (uint64_t)ahead);
+		}
 		switch (h.seq % 10) {
 		case 3:
 			lost++;

@@ -128,7 +128,7 @@ static void test_reject(void)
 		CHECK(wire_get_hdr(buf, sizeof buf, &out) == (v == 1 ? 0 : -1), "version %d", v);
 	}
 
-	/* Type: only 0, 1 and 2 (a request). */
+	/* Type: only 0, 1 and 2 (a request) for suck. */
 	for (int t = 0; t < 256; t++) {
 		memcpy(buf, good, sizeof buf);
 		buf[5] = (uint8_t)t;
@@ -165,6 +165,27 @@ static void test_reject(void)
 		wire_put_reply(buf, 4000);
 		CHECK(wire_get_hdr(buf, sizeof buf, &back) == 0 && back.type == WIRE_REQ && wire_get_reply(buf) == 4000 &&
 		      be(buf + 12, 4) == 4000, "a request round trip");
+	}
+	/* suck --echo's reply: the request with type 3 and suck's time; blast's reply parser takes
+	 * it with the reply size kept, suck's takes neither it nor any type past 3. */
+	{
+		struct wire_hdr rq = { .type = WIRE_REQ, .flow = 3, .run_id = 9, .seq = 5, .send_ns = 111 }, back;
+		wire_put_hdr(buf, &rq);
+		wire_put_reply(buf, 4000);
+		wire_put_echo(buf, 0x0102030405060708ull);
+		CHECK(wire_get_hdr(buf, sizeof buf, &back) == -1, "suck counts a reply foreign");
+		memset(&back, 0, sizeof back);
+		CHECK(wire_get_typed(buf, sizeof buf, &back, WIRE_TYPES_REPLY) == 0 && back.type == WIRE_ECHO &&
+		      back.seq == 5 && back.flow == 3 && back.run_id == 9 && back.send_ns == 0x0102030405060708ull &&
+		      wire_get_reply(buf) == 4000, "a stamped reply parsed");
+		buf[5] = WIRE_REQ;
+		CHECK(wire_get_typed(buf, sizeof buf, &back, WIRE_TYPES_REPLY) == 0 && back.type == WIRE_REQ,
+		      "a plain echo of a request parsed");
+		for (int t = 0; t < 256; t++) {
+			buf[5] = (uint8_t)t;
+			CHECK(wire_get_typed(buf, sizeof buf, &back, WIRE_TYPES_REPLY) == (t == 2 || t == 3 ? 0 : -1),
+			      "reply parser, type %d", t);
+		}
 	}
 
 	/* Flow: 0 .. WIRE_MAX_FLOWS-1 only. */
