@@ -214,6 +214,16 @@ void fanin_discard(struct rx *hub, const uint8_t *buf, size_t len, const void *s
 	hub_count(hub, lane, before, len);
 }
 
+uint64_t fanin_foreign(const struct rx *hub)
+{
+	const struct fanin *f = hub->fan;
+	uint64_t n = hub->foreign;
+
+	for (unsigned s = 0; s < f->n; s++)
+		n += f->lane[s * f->threads + hub->id].foreign;
+	return n;
+}
+
 void fanin_check(struct rx *hub, uint64_t now)
 {
 	struct fanin *f = hub->fan;

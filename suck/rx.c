@@ -427,11 +427,12 @@ static void progress(struct rx *rx, uint64_t now)
 	struct rx_shared *sh = rx->sh;
 	uint64_t every = (uint64_t)(rx->cfg->interval_s * 1e9);
 	struct suck_counts c;
+	uint64_t foreign = rx->fan ? fanin_foreign(rx) : rx->foreign; /* --senders: the runs' too */
 
 	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
-	atomic_fetch_add(&sh->foreign, rx->foreign - rx->progress_foreign);
+	atomic_fetch_add(&sh->foreign, foreign - rx->progress_foreign);
 	rx->progress_received = rx->received;
-	rx->progress_foreign = rx->foreign;
+	rx->progress_foreign = foreign;
 	if (rx->jit) {
 		uint64_t jsum;
 		unsigned jflows;

@@ -360,6 +360,7 @@ struct fanin;
 struct fanin *fanin_new(const struct suck_cfg *cfg, unsigned threads); /* NULL with errno */
 int fanin_attach(struct fanin *f, struct rx *hub); /* -1 with errno: a lane's tracker */
 void fanin_check(struct rx *hub, uint64_t now);
+uint64_t fanin_foreign(const struct rx *hub); /* the thread's foreign, its lanes' with it (-i) */
 void fanin_discard(struct rx *hub, const uint8_t *buf, size_t len, const void *src);
 unsigned fanin_slots(const struct fanin *f);  /* slots a run locked */
 /* Slot s's lanes (one per thread, side by side for total_sum), their stop set from the run's:

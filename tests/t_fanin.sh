@@ -112,6 +112,33 @@ else
 fi
 check "$n: the warning names the run beyond --senders" grep -q "beyond --senders 3.*000003ec" "$TMP/$n.err"
 
+# The measures per run: --latency's samples, --marks' changes (inject marks: 3 in 10 remarked),
+# --jitter; other_src within a run; and the -i lines count every run's foreign datagrams.
+n=measures
+start_suck "$n" --senders 2 --latency --jitter --marks -R 4M -o tsv -i 0.05 --idle 0.5 -t 20 ||
+	fail "$n: suck did not start"
+"$BIN/inject" marks "$PORT" 7 100 50 >/dev/null
+"$BIN/inject" data "$PORT" 8 100 0 0 20 >/dev/null # no fin: ends at --idle
+"$BIN/inject" data "$PORT" 8 100 0 0 5 >/dev/null  # a stranger's datagrams of run 8's flow: other_src
+# the -i rows count the runs' foreign datagrams too, within the half second before --idle
+w=0
+while ! awk -F'\t' '$1 == "tool" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == "suck" && $c["foreign"] == 5 { f = 1 } END { exit !f }' "$TMP/$n.err" && [ $w -lt 300 ]; do
+	w=$((w + 1))
+	sleep 0.01
+done
+check "$n: -i lines count the runs' foreign" test $w -lt 300
+check "$n: suck ends at --idle" wait_pid "$SUCK_PID" 15
+S=$TMP/$n.out
+if drops_none "$S"; then
+	check "$n: latency samples per run" test "$(col "$S" lat_samples | tr '\n' ' ')" = "50 20 70 "
+	check "$n: marks changed per run" test "$(col "$S" marks_changed | tr '\n' ' ')" = "15 0 15 "
+	check "$n: other_src is the second run's" test "$(col "$S" other_src | tr '\n' ' ')" = "0 5 5 "
+else
+	skip "$n: the kernel dropped; not compared"
+fi
+check "$n: jitter per run" test "$(col "$S" jitter_us | grep -c '^[0-9]')" = 3
+
 # 3. Every loopback variant: two runs, each exact; json rows, one a line, the last the total.
 for v in $(variants); do
 	[ "$v" = xdp ] && continue # wire mode only (t_xdp.sh)
