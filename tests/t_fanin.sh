@@ -139,6 +139,23 @@ else
 fi
 check "$n: jitter per run" test "$(col "$S" jitter_us | grep -c '^[0-9]')" = 3
 
+# pool dropping at a full queue (--queue-full drop): what it threw away is each run's own loss
+n=pooldrop
+start_suck "$n" -m pool --queue 1 --queue-full drop -w histogram:200 --senders 2 -R 4M -o tsv --idle 0.5 -t 20 ||
+	fail "$n: suck did not start"
+"$BIN/inject" run "$PORT" 9 1000 1500 >/dev/null
+"$BIN/inject" run "$PORT" 10 1000 1500 >/dev/null
+check "$n: suck ends on both runs' fins" wait_pid "$SUCK_PID" 15
+S=$TMP/$n.out
+check "$n: identities per run and in total" identities "$S"
+check "$n: sent per run" test "$(col "$S" sent | tr '\n' ' ')" = "1500 1500 3000 "
+if drops_none "$S"; then
+	check "$n: each run's loss is what pool threw away" awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["lost"] != $c["queue_dropped"] { bad = 1 } END { exit bad }' "$S"
+else
+	skip "$n: the kernel dropped too; queue_dropped not compared with lost"
+fi
+
 # 3. Every loopback variant: two runs, each exact; json rows, one a line, the last the total.
 for v in $(variants); do
 	[ "$v" = xdp ] && continue # wire mode only (t_xdp.sh)
