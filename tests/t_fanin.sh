@@ -112,6 +112,23 @@ else
 fi
 check "$n: the warning names the run beyond --senders" grep -q "beyond --senders 3.*000003ec" "$TMP/$n.err"
 
+# Under a run key a proven fin takes a slot: a run that sent nothing ends on its fin, and a
+# forged fin (no key) takes none.
+n=finonly
+BS_RUN_KEY=00112233445566778899aabbccddeeff
+export BS_RUN_KEY
+start_suck "$n" --senders 2 -o tsv --idle 3 -t 20 || fail "$n: suck did not start"
+env -u BS_RUN_KEY "$BIN/inject" fin "$PORT" 3000 100 0 5 1 >/dev/null # forged: tag 0
+"$BIN/inject" fin "$PORT" 3001 100 0 0 1 >/dev/null
+"$BIN/inject" run "$PORT" 3002 100 50 >/dev/null
+unset BS_RUN_KEY
+check "$n: suck ends on both runs' fins" wait_pid "$SUCK_PID" 15
+S=$TMP/$n.out
+check "$n: the runs of the proven fins, in order" test "$(col "$S" run_id | tr '\n' ' ')" = "00000bb9 00000bba total "
+check "$n: every row ends on fins" test "$(col "$S" stop | sort -u)" = fin
+check "$n: sent from the fins" test "$(col "$S" sent | tr '\n' ' ')" = "0 50 50 "
+check "$n: the forged fin is the total's forged_fins" test "$(col "$S" forged_fins | tr '\n' ' ')" = "0 0 1 "
+
 # The measures per run: --latency's samples, --marks' changes (inject marks: 3 in 10 remarked),
 # --jitter; other_src within a run; and the -i lines count every run's foreign datagrams.
 n=measures
