@@ -29,10 +29,23 @@
 #define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
 #define BLAST_MIN_TIME_S 0.001 /* the shortest -t but 0 */
 #define BLAST_MAX_OUTSTANDING 4096 /* --outstanding */
+#define BLAST_MIX_CYCLE 65536  /* -s as a mix: sizes in its cycle (the weights' sum, MAX-MIN+1) */
+#define BLAST_MIX_KINDS 16     /* ... sizes in a weighted list */
 _Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be one suck tracks");
 
 enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
 enum blast_stop { BLAST_STOP_TIME, BLAST_STOP_COUNT, BLAST_STOP_SIGNAL, BLAST_STOP_ERROR };
+
+/* -s as a size mix (mix.c): one cycle of n sizes, shuffled once, read by every flow. */
+struct blast_mix {
+	unsigned n;            /* the cycle's length; 0: one size, -s N */
+	unsigned min, max;
+	int uniform;           /* MIN-MAX: every size in the range once per cycle */
+	unsigned kinds;        /* a weighted list (or imix): its sizes and their weights */
+	unsigned size[BLAST_MIX_KINDS], weight[BLAST_MIX_KINDS];
+	uint16_t *cycle;       /* every size fits: at most 65527 */
+	char spec[81];         /* as given, for the report */
+};
 
 struct blast_cfg {
 	const char *host;
@@ -40,7 +53,7 @@ struct blast_cfg {
 	struct net_addr to;
 	double time_s;
 	uint64_t count;        /* 0 = until -t */
-	unsigned size;
+	unsigned size;         /* with a mix: its largest, the stride of the send buffers */
 	uint64_t rate;         /* datagrams per second over all flows, 0 = as fast as possible */
 	unsigned batch;        /* messages per send call */
 	unsigned segs;         /* datagrams per message (UDP GSO), 1 = no GSO */
@@ -65,6 +78,7 @@ struct blast_cfg {
 	const char *mc_if;     /* --mc-if: the group's outgoing interface, NULL = the route's */
 	unsigned mc_ifindex;
 	int mc_loop;           /* --mc-loop: local receivers get a copy (IP_MULTICAST_LOOP) */
+	struct blast_mix mix;  /* -s as a mix; last, so the one-size loop's fields stay where they were */
 };
 
 struct rate {
@@ -92,6 +106,14 @@ int gso_socket(struct flow *f);
 int gso_refused(const struct flow *f, int e);
 void gso_fallback(struct flow *f, int e);
 int gso_off(struct flow *f);
+
+/* mix.c: -s as a size mix. mix_is_spec: the text is one (else -s N); mix_parse: builds its
+ * cycle from sizes within lo..hi (-1 and a message naming what is wrong); mix_fin_size: the
+ * fin's size word (wire.h); mix_mean: the mean size of the cycle. */
+int mix_is_spec(const char *s);
+int mix_parse(const char *spec, unsigned lo, unsigned hi, struct blast_mix *m, char *err, size_t errlen);
+uint32_t mix_fin_size(const struct blast_cfg *cfg);
+double mix_mean(const struct blast_mix *m);
 
 /* progress.c: -i lines on stderr. progress_start returns when the first is due (0: never). */
 uint64_t progress_start(struct flow *fs, unsigned flows, double interval_s, int fmt, uint64_t t0);
@@ -133,6 +155,7 @@ struct flow {
 	_Atomic uint64_t progress_sent;
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */
 	struct rtt_flow *rtt;   /* --rtt: the requests in flight and the round trips (rtt.c) */
+	unsigned mix_pos;       /* a size mix: the cycle's next size (last: see blast_cfg's mix) */
 };
 
 /* The flows of a run added up, apart from printing them. */
@@ -147,6 +170,7 @@ void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);
 int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
 void flow_run(struct flow *f);  /* the send loop, then the fins */
+void flow_run_mix(struct flow *f); /* the same for a size mix (-s as a mix) */
 void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated until suck is gone */
 
 /* rtt.c: --rtt. rtt_setup allocates a flow's requests in flight (-1: no memory), rtt_run is its

@@ -53,7 +53,9 @@ static void usage(FILE *out)
 "  -t, --time SECS      run time, at least 1ms; decimals allowed (10; 0 = until -n)\n"
 "  -n, --count N        stop after N datagrams in all, 1..2^48 (no limit)\n"
 "  -s, --size BYTES     datagram size, 32..65507 (IPv4) or ..65527 (IPv6) (1450);\n"
-"                       with --raw from 1\n"
+"                       with --raw from 1; or a size mix, one datagram a message (no\n"
+"                       GSO): SIZE:WEIGHT,... (64:7,576:4,1500:1), imix (32:7,524:4,\n"
+"                       1472:1: 64/570/1518-byte frames over IPv4) or MIN-MAX (uniform)\n"
 "  -r, --rate PPS       datagrams per second over all flows (0 = as fast as possible)\n"
 "  -b, --batch N        messages per send call: 1 = one sendto each, like the 2014\n"
 "                       blast.c; more = sendmmsg, 1..%d (32; with GSO, 1)\n"
@@ -188,8 +190,23 @@ static void parse(int argc, char **argv)
 	if (cfg.group && cfg.rtt)
 		opt_die("--rtt to a multicast group: every member would answer; give one receiver's address");
 	max = net_max_payload(&cfg.to);
-	if (size_arg)
+	if (size_arg && mix_is_spec(size_arg)) {
+		char why[160];
+		if (mix_parse(size_arg, cfg.raw ? 1 : WIRE_HDR_LEN, max, &cfg.mix, why, sizeof why) < 0)
+			opt_die("-s '%s': %s; accepted: SIZE:WEIGHT,... (two sizes or more, weights 1..%d "
+				"adding up to at most %d), imix, or MIN-MAX, sizes %u..%u", size_arg, why,
+				BLAST_MIX_CYCLE, BLAST_MIX_CYCLE, cfg.raw ? 1 : WIRE_HDR_LEN, max);
+		cfg.size = cfg.mix.max;
+	} else if (size_arg)
 		cfg.size = (unsigned)opt_u64("-s", size_arg, OPT_BYTES, cfg.raw ? 1 : WIRE_HDR_LEN, max);
+	/* A GSO message is cut into segments of one size: a mix goes one datagram a message. */
+	if (cfg.mix.n && segs_arg && strcmp(segs_arg, "1") != 0)
+		opt_die("-g %s with the size mix '%s': a GSO message has one segment size; "
+			"a mix sends one datagram per message (-g 1)", segs_arg, size_arg);
+	if (cfg.mix.n && cfg.rtt)
+		opt_die("--rtt with the size mix '%s': a round trip is of one size; give -s N", size_arg);
+	if (cfg.mix.n)
+		cfg.segs = 1;
 	if (rtt_only && !cfg.rtt)
 		opt_die("%s applies to --rtt", rtt_only);
 	if (reply_arg)
@@ -266,10 +283,27 @@ static void *flow_thread(void *arg)
 		warn("warning: sched_setaffinity");
 	if (cfg.rtt)
 		rtt_run(f);
+	else if (cfg.mix.n)
+		flow_run_mix(f);
 	else
 		flow_run(f);
 	progress_flow_done();
 	return NULL;
+}
+
+/* size: the datagram size, or "mix" for a size mix; mix: the mix as given ('-' without);
+ * mix_mean: its mean size over the cycle. */
+static void add_size(struct report *r)
+{
+	if (cfg.mix.n) {
+		report_str(r, "size", "mix");
+		report_str(r, "mix", cfg.mix.spec);
+		report_f(r, "mix_mean", mix_mean(&cfg.mix), 1);
+	} else {
+		report_u64(r, "size", cfg.size);
+		report_none(r, "mix");
+		report_none(r, "mix_mean");
+	}
 }
 
 /* A marking option's value, or "-" when the kernel's default was left. */
@@ -373,7 +407,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_str(r, "run_id", cfg.raw ? "raw" : run);
 	report_u64(r, "keyed", (uint64_t)cfg.key.set);
 	report_str(r, "stop", stop_names[t.stop]);
-	report_u64(r, "size", cfg.size);
+	add_size(r);
 	report_u64(r, "sent", sent);
 	report_u64(r, "bytes", bytes);
 	report_f(r, "duration_s", dur, 6);
@@ -428,7 +462,7 @@ static int check(void)
 	report_u64(&r, "port", cfg.port);
 	report_str(&r, "run_id", cfg.raw ? "raw" : cfg.run_id ? run : "random");
 	report_u64(&r, "keyed", (uint64_t)cfg.key.set);
-	report_u64(&r, "size", cfg.size);
+	add_size(&r);
 	report_u64(&r, "flows", cfg.flows);
 	report_u64(&r, "batch", f.batch);
 	report_u64(&r, "gso", f.segs);

@@ -108,7 +108,9 @@ static unsigned layout(struct flow *f, unsigned dgrams, uint64_t send_ns)
  * same address. A flow asks the shared flag only at its own first refusal. */
 static atomic_int refused_said;
 
-static void count_error(struct flow *f, int e)
+/* Inlined into each send loop, as it was into the one loop before mixes: the one-size loop
+ * keeps its code (send_loop.h). */
+static inline __attribute__((always_inline)) void count_error(struct flow *f, int e)
 {
 	char where[80];
 
@@ -143,12 +145,44 @@ static long send_call(struct flow *f, unsigned dgrams, uint64_t send_ns)
 	return datagrams;
 }
 
+/* A size mix's send call: each message one datagram of the cycle's next size (no GSO: a GSO
+ * message has one segment size). Datagrams sent, their bytes in *bytes, or -1 with errno; the
+ * cycle moves on by what was sent, so the sizes sent are the cycle's order exactly. */
+static long mix_call(struct flow *f, unsigned dgrams, uint64_t send_ns, uint64_t *bytes)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	const uint16_t *cycle = cfg->mix.cycle;
+	unsigned pos = f->mix_pos, n = cfg->mix.n;
+	uint64_t sum = 0;
+	int sent;
+
+	uint64_t be_ns = htobe64(send_ns);
+
+	for (unsigned d = 0; d < dgrams; d++) {
+		if (!cfg->raw)
+			wire_put_seq_be(f->bufs + (size_t)d * cfg->size, f->sent + d, be_ns);
+		f->iov[d].iov_len = cycle[pos];
+		pos = pos + 1 == n ? 0 : pos + 1;
+	}
+	if (dgrams == 1) {
+		if (sendto(f->fd, f->bufs, f->iov[0].iov_len, 0, NULL, 0) < 0)
+			return -1;
+		sent = 1;
+	} else if ((sent = sendmmsg(f->fd, f->msgs, dgrams, 0)) < 0)
+		return -1;
+	for (int m = 0; m < sent; m++)
+		sum += f->iov[m].iov_len;
+	f->mix_pos = (unsigned)((f->mix_pos + (unsigned)sent) % n);
+	*bytes = sum;
+	return sent;
+}
+
 static void send_fins(struct flow *f, uint64_t duration_ns)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	struct wire_hdr h = { .flow = (uint16_t)f->id, .run_id = cfg->run_id };
 	struct wire_fin fin = { .sent = f->sent, .bytes = f->bytes, .duration_ns = duration_ns,
-				.flows = (uint16_t)cfg->flows, .size = (uint32_t)cfg->size };
+				.flows = (uint16_t)cfg->flows, .size = mix_fin_size(cfg) };
 	uint8_t buf[WIRE_FIN_LEN];
 	uint64_t t0, gap = 1000000;
 	size_t len = wire_put_fin(buf, &h, &fin, cfg->key.set ? cfg->key.k : NULL);
@@ -181,77 +215,18 @@ void flow_fins(struct flow *f, uint64_t duration_ns)
 	send_fins(f, duration_ns);
 }
 
-void flow_run(struct flow *f)
-{
-	const struct blast_cfg *cfg = f->cfg;
-	unsigned per_call = f->batch * f->segs;
-	uint64_t now = sys_mono_ns();
-	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
-	uint64_t deadline = f->deadline_ns;
-
-	f->start_ns = f->end_ns = now;
-	f->stop = BLAST_STOP_TIME;
-	for (;;) {
-		unsigned want = per_call;
-		long n;
-
-		if (sys_stop) {
-			f->stop = BLAST_STOP_SIGNAL;
-			break;
-		}
-		if (deadline && now >= deadline)
-			break;
-		if (f->quota) {
-			if (f->sent >= f->quota) {
-				f->stop = BLAST_STOP_COUNT;
-				break;
-			}
-			if (f->quota - f->sent < want)
-				want = (unsigned)(f->quota - f->sent);
-		}
-		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
-			continue;
-		n = send_call(f, want, now + wall);
-		f->calls++;
-		if (n < 0 && gso_refused(f, errno)) {
-			/* Nothing of this call left: its sequence numbers go out again, unsegmented. */
-			gso_fallback(f, errno);
-			shape(f, f->batch);
-			per_call = f->batch * f->segs;
-		} else if (n < 0) {
-			int e = errno;
-			if (e != EINTR)
-				count_error(f, e);
-			if (e != EINTR && e != ECONNREFUSED && e != ENOBUFS && e != EAGAIN && e != ENOMEM) {
-				sys_error_set(&f->error, "send", e);
-				f->stop = BLAST_STOP_ERROR;
-				break;
-			}
-		} else {
-			f->sent += (uint64_t)n;
-			f->bytes += (uint64_t)n * cfg->size;
-			atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
-		}
-		/* the gap from the end of one send call to the end of the next: what pacing shapes */
-		uint64_t prev = f->end_ns;
-		f->end_ns = now = sys_mono_ns();
-		hist_add(&f->gaps, now - prev);
-		if (f->progress_ns && now >= f->progress_ns)
-			f->progress_ns = progress_line(now);
-	}
-	/* The flow's send window, which the rates divide by: until the last send call returned,
-	 * and a paced flow also until it stopped, since it spends most of the window asleep (its
-	 * last datagram went one interval or more before the deadline or the signal). Stopped by
-	 * -n, a paced flow's window ends where its next datagram would have been due. */
-	if (cfg->rate) {
-		uint64_t until = f->stop == BLAST_STOP_TIME ? deadline : f->stop == BLAST_STOP_SIGNAL ? now :
-				 f->stop == BLAST_STOP_COUNT ? rate_due_ns(&f->rate) : f->end_ns;
-		if (until > f->end_ns)
-			f->end_ns = until;
-	}
-	if (!cfg->raw)
-		send_fins(f, f->end_ns - f->start_ns);
-}
+/* The send loop, written once (send_loop.h) and compiled for each case on its own: flow_run for
+ * one size, flow_run_mix for a size mix (flow_thread in main.c picks). */
+#define SEND_LOOP flow_run
+#define SEND_MIXED 0
+#include "send_loop.h"
+#undef SEND_LOOP
+#undef SEND_MIXED
+#define SEND_LOOP flow_run_mix
+#define SEND_MIXED 1
+#include "send_loop.h"
+#undef SEND_LOOP
+#undef SEND_MIXED
 
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
 {

@@ -40,10 +40,16 @@ struct wire_fin {
 	uint64_t bytes;       /* bytes this flow sent */
 	uint64_t duration_ns; /* the flow's send window */
 	uint16_t flows;       /* flows in the run */
-	uint32_t size;        /* bytes of every datagram of the run */
+	uint32_t size;        /* bytes of every datagram of the run (32..65535), or for a size mix
+				 its smallest and largest: WIRE_MIX_SIZE(min, max), 32 <= min < max */
 	uint64_t tag;         /* SipHash-2-4 of the fin's first WIRE_FIN_TAGGED bytes under the
 				 run key; 0 without a key */
 };
+
+#define WIRE_MIX_SIZE(min, max) ((uint32_t)(min) << 16 | (uint32_t)(max))
+static inline int wire_size_mixed(uint32_t size) { return size > 0xffff; }
+static inline unsigned wire_mix_min(uint32_t size) { return size >> 16; }
+static inline unsigned wire_mix_max(uint32_t size) { return size & 0xffff; }
 
 void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h);
 /* Sets a request's reply size (the reserved field) in a header already written. */

@@ -141,6 +141,7 @@ static int hub_own(struct rx *hub, const uint8_t *buf, size_t len, const struct 
 		rx_first(hub);
 	hub->received++;
 	hub->bytes += len;
+	sizes_add(&hub->sizes, len);
 	if (len > cfg->bufsize) {
 		hub->truncated++;
 		if (work)
@@ -173,6 +174,7 @@ static void hub_count(struct rx *hub, const struct rx *lane, uint64_t before, si
 		rx_first(hub);
 	hub->received++;
 	hub->bytes += len;
+	sizes_add(&hub->sizes, len);
 }
 
 int fanin_take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, int work)
@@ -260,7 +262,8 @@ void fanin_add(struct total *t, const struct total *run)
 	struct seq_total *d = &t->seq;
 	const struct seq_total *s = &run->seq;
 
-	/* received and bytes are the hubs' already, every datagram; the rest is the runs' */
+	/* received, bytes and the size classes are the hubs' already, every datagram; the rest is
+	 * the runs' */
 	t->foreign += run->foreign;
 	t->other_run += run->other_run;
 	t->other_src += run->other_src;
@@ -301,6 +304,22 @@ void fanin_add(struct total *t, const struct total *run)
 	t->dropped = t->kernel_drops < 0 ? 0 : (uint64_t)((double)t->kernel_drops * t->segs_per_buf + 0.5);
 	if (t->dropped > d->lost - t->queue_dropped)
 		t->dropped = d->lost - t->queue_dropped;
+}
+
+void fanin_sizes(struct total *t, const struct total *runs, unsigned n)
+{
+	int every = n > 0;
+
+	/* the runs' size when they all have one and the same; the bytes checked over the whole
+	 * when every run has a believed size (sizes_check then asks the rest of the totals) */
+	t->size_word = n ? runs[0].size_word : 0;
+	for (unsigned s = 0; s < n; s++) {
+		if (runs[s].size_word != t->size_word)
+			t->size_word = 0;
+		if (!runs[s].size_word)
+			every = 0;
+	}
+	t->bytes_check = every ? sizes_check(1, &t->seq, t->received, t->bytes) : 0;
 }
 
 void fanin_receiver(struct total *run, const struct total *t)

@@ -733,6 +733,8 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		total_sum(fanin_lanes(fan, s, tot.stop), cfg.threads, -1, &runs[s]);
 		fanin_add(&tot, &runs[s]);
 	}
+	if (fan)
+		fanin_sizes(&tot, runs, nruns);
 	if (other_id && fan)
 		fprintf(stderr, "suck: warning: datagrams of a run beyond --senders %u arrived (run id %08x); "
 			"they are counted as foreign (other_run)\n", cfg.senders, other_id);
@@ -756,6 +758,10 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		warnx("warning: %llu datagrams were counted but their work not run: the run stopped (%s) "
 		      "with batches still queued (unworked)", (unsigned long long)tot.unworked,
 		      rx_stop_names[tot.stop]);
+	if (tot.bytes_check < 0)
+		warnx("warning: the fins say %llu bytes were sent, but every datagram arrived once and "
+		      "%llu bytes did: a fin is wrong (bytes_check mismatch)",
+		      (unsigned long long)tot.seq.bytes_sent, (unsigned long long)tot.bytes);
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
 

@@ -346,10 +346,24 @@ static uint64_t clock_read(struct rx *rx)
 
 /* A fin of this run whose totals can be true: under a run key, a tag that only the key's
  * holder can make; at least as many datagrams as the flow's owner saw of it (the owner is the
- * only thread that tracks it), no more than any flow can send, bytes that are that many
- * datagrams of the fin's size, the same size and number of flows as the first believed fin.
+ * only thread that tracks it), no more than any flow can send, bytes that can be that many
+ * datagrams of the fin's size word, the same size word and number of flows as the first
+ * believed fin.
  * A forged or garbled fin must not end the run or set sent. The size is the fins' word, never a
  * data datagram's: one datagram of another size sent first must not make the real fins lies. */
+/* A fin's bytes against its size word (wire.h): one size, exactly sent x size; a size mix (its
+ * smallest and largest, 32 <= min < max), between sent x min and sent x max. The bytes of the
+ * datagrams lost are not known here: the exact check, when nothing was lost, is sizes_check's
+ * at the end. No product can wrap: sent < 2^48, a size < 2^16. */
+static int fin_bytes_can_be(const struct wire_fin *f)
+{
+	if (wire_size_mixed(f->size)) {
+		unsigned min = wire_mix_min(f->size), max = wire_mix_max(f->size);
+		return min >= WIRE_HDR_LEN && min < max && f->bytes >= f->sent * min && f->bytes <= f->sent * max;
+	}
+	return f->size >= WIRE_HDR_LEN && f->bytes == f->sent * f->size;
+}
+
 static int fin_believable(struct rx *rx, const uint8_t *buf, const struct wire_hdr *h, const struct wire_fin *f)
 {
 	struct rx_shared *sh = rx->sh;
@@ -380,7 +394,7 @@ static int fin_believable(struct rx *rx, const uint8_t *buf, const struct wire_h
 		return 0;
 	if (f->sent > WIRE_SEQ_LIMIT || f->sent < rx->trk.flow[h->flow].next)
 		return 0;
-	if (f->size < WIRE_HDR_LEN || f->size > 65535 || f->bytes != f->sent * f->size) /* < 2^64 */
+	if (!fin_bytes_can_be(f))
 		return 0;
 	return atomic_compare_exchange_strong(&sh->size, &none, f->size) || none == f->size;
 }
@@ -544,6 +558,7 @@ void rx_foreign(struct rx *rx, const uint8_t *buf, size_t len)
 		rx_first(rx);
 	rx->received++;
 	rx->bytes += len;
+	sizes_add(&rx->sizes, len);
 	rx->foreign++;
 	work_run(&rx->work, buf, len < rx->cfg->bufsize ? len : rx->cfg->bufsize);
 	if (++rx->since_check >= rx->check_every)

@@ -28,6 +28,7 @@
 #include "key.h"
 #include "mark.h"
 #include "seq.h"
+#include "sizes.h"
 #include "suck.h"
 #include "sys.h"
 #include "wire.h"
@@ -105,6 +106,7 @@ struct rx {
 	enum rx_stop done;
 
 	uint64_t received, bytes, foreign, truncated, allocs;
+	struct sizes sizes;        /* received and bytes per size class (sizes.h) */
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
 	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key */
@@ -270,6 +272,7 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 		rx_first(rx);
 	rx->received++;
 	rx->bytes += len;
+	sizes_add(&rx->sizes, len);
 	if (len > rx->cfg->bufsize) {
 		rx->truncated++;
 		if (work)

@@ -27,6 +27,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->other_src += r->other_src;
 		t->forged_fins += r->forged_fins;
 		t->truncated += r->truncated;
+		sizes_merge(&t->sizes, &r->sizes);
 		t->allocs += r->allocs;
 		t->bufs += r->bufs;
 		t->calls += r->calls;
@@ -65,6 +66,8 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			t->stop = r->done;
 	}
 	seq_sum(&rx[0].trk, &t->seq);
+	t->size_word = n ? atomic_load(&rx[0].sh->size) : 0;
+	t->bytes_check = sizes_check(t->size_word, &t->seq, t->received, t->bytes);
 	t->mark_first = n ? atomic_load(&rx[0].sh->mark_first) : 0;
 	t->kernel_drops = kernel_drops;
 	/* The kernel's counter also counts dropped fins and foreign datagrams: dropped is the part
@@ -273,6 +276,7 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "flows", t->seq.flows);
 	report_u64(r, "fins", t->seq.fins);
 	report_u64(r, "bytes", bytes);
+	sizes_report(r, &t->sizes, t->size_word, &t->seq, t->bytes_check);
 	report_f(r, "duration_s", dur, 6);
 	report_f(r, "pps", dur > 0 ? (double)received / dur : 0, 0);
 	report_f(r, "mbps", dur > 0 ? (double)bytes * 8 / dur / 1e6 : 0, 1);

@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "rx.h"
 #include "seq.h"
+#include "sizes.h"
 #include "sys.h"
 #include "work.h"
 
@@ -21,6 +22,9 @@ struct total {
 	uint64_t first_ns, last_ns;  /* the receive window: first and last datagram, any thread */
 	enum rx_stop stop;           /* fin, unless some thread stopped for another reason */
 	struct seq_total seq;        /* valid, sent, lost, ... over every flow */
+	struct sizes sizes;          /* received and bytes per size class */
+	uint32_t size_word;          /* the run's size from its fins (wire.h), 0: none believed */
+	int bytes_check;             /* sizes_check: 1 exact, 0 not checkable, -1 a mismatch */
 	int64_t kernel_drops;        /* as read; -1 when unknown */
 	double segs_per_buf;         /* datagrams per receive buffer: above 1 only with gro */
 	uint64_t queue_dropped;      /* pool: new sequences thrown away at a full queue (seq.discarded) */
@@ -65,5 +69,7 @@ void total_mcast(struct report *r, const struct suck_cfg *cfg);
  * the receiver's own figures (calls, napi_id, segs_per_buf, ...) copied into a run's row. */
 void fanin_add(struct total *t, const struct total *run);
 void fanin_receiver(struct total *run, const struct total *t);
+/* The total row's size (the runs' one size, else none) and bytes_check, after fanin_add. */
+void fanin_sizes(struct total *t, const struct total *runs, unsigned n);
 
 #endif

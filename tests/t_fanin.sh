@@ -129,6 +129,22 @@ check "$n: every row ends on fins" test "$(col "$S" stop | sort -u)" = fin
 check "$n: sent from the fins" test "$(col "$S" sent | tr '\n' ' ')" = "0 50 50 "
 check "$n: the forged fin is the total's forged_fins" test "$(col "$S" forged_fins | tr '\n' ' ')" = "0 0 1 "
 
+# Runs of two sizes: each row its size, classes and exact bytes; the total row every class
+n=twosizes
+start_suck "$n" --senders 2 -R 4M -o tsv --idle 3 -t 20 || fail "$n: suck did not start"
+"$BIN/inject" run "$PORT" 11 100 40 >/dev/null
+"$BIN/inject" run "$PORT" 12 1200 30 >/dev/null
+check "$n: suck ends on both runs' fins" wait_pid "$SUCK_PID" 15
+S=$TMP/$n.out
+check "$n: each run's size, none shared in the total" test "$(col "$S" size | tr '\n' ' ')" = "100 1200 - "
+if drops_none "$S"; then
+	check "$n: the size classes per run and in total" \
+		test "$(col "$S" dgrams_65_256 | tr '\n' ' ')/$(col "$S" dgrams_1025_1500 | tr '\n' ' ')" = "40 0 40 /0 30 30 "
+	check "$n: bytes exact per run and in total" test "$(col "$S" bytes_check | sort -u)" = exact
+else
+	skip "$n: the kernel dropped; not compared"
+fi
+
 # The measures per run: --latency's samples, --marks' changes (inject marks: 3 in 10 remarked),
 # --jitter; other_src within a run; and the -i lines count every run's foreign datagrams.
 n=measures

@@ -185,6 +185,21 @@ tsv_whole() {
 	[ "$(awk -F'\t' 'NR <= 2 { n[NR] = NF } END { print (NR == 2 && n[1] == n[2] && n[1] > 1) }' "$1" 2>/dev/null)" = 1 ]
 }
 
+# is_size_mix VALUE: VALUE has the shape of a blast size mix (imix, SIZE:WEIGHT,..., MIN-MAX);
+# blast --check says whether it is a good one.
+is_size_mix() {
+	case $1 in
+	imix) return 0 ;;
+	'' | *[!0-9kKMG:,-]*) return 1 ;;
+	*[:,-]*) return 0 ;;
+	esac
+	return 1
+}
+# size_words SIZE: "1450-byte datagrams", or for a size mix "datagrams of the size mix SPEC".
+size_words() {
+	if is_size_mix "$1"; then printf 'datagrams of the size mix %s' "$1"; else printf '%s-byte datagrams' "$1"; fi
+}
+
 # describe_run DIR: one line for a plot's subtitle: the run's size and the machine.
 describe_run() {
 	dr_env=$1/env.txt
@@ -197,8 +212,8 @@ describe_run() {
 	[ "$(env_value "$dr_env" rtt)" != 1 ] || dr_mode=", round trips ($(env_value "$dr_env" outstanding) outstanding)"
 	dr_group=$(env_value "$dr_env" group)
 	[ -z "$dr_group" ] || [ "$dr_group" = none ] || dr_mode=", multicast group $dr_group"
-	printf '%s-byte datagrams, %s s x %s runs, work %s%s%s | %s\n' \
-		"${dr_size:-?}" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
+	printf '%s, %s s x %s runs, work %s%s%s | %s\n' \
+		"$(size_words "${dr_size:-?}")" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
 		"${dr_bargs:+, blast $dr_bargs}" "$dr_mode" "$(describe_machine "$1")"
 }
 # describe_machine DIR: the machine of a result, from its env.txt: "CPU, N CPUs, Linux x.y",

@@ -73,6 +73,7 @@ trial_args() {
 
 # trial_size SIZE OPTION: a datagram size blast can send with a header (it checks IPv4's 65507).
 trial_size() {
+	! is_size_mix "$1" || usage_error "$2 '$1': a size mix is for scripts/suite -s (one mix for every run); a trial here has one datagram size in bytes, 32..65507 (IPv6: ..65527)"
 	in_range "$1" 32 65527 || usage_error "$2 '$1': accepted: a size in bytes, 32..65507 (IPv6: ..65527)"
 }
 # trial_sizes LIST OPTION: LIST checked by trial_size, in TRIAL_SIZES without leading zeros.

@@ -8,13 +8,16 @@
  *   inject data PORT RUN_ID SIZE FLOW SEQ N
  *                                     N data datagrams of FLOW from sequence SEQ, as a stranger
  *                                     would replay or forge them (each inject is a new source)
- *   inject fin PORT RUN_ID SIZE FLOW SENT FLOWS
- *                                     one fin of FLOW claiming SENT datagrams of SIZE bytes
+ *   inject fin PORT RUN_ID SIZE FLOW SENT FLOWS [MAX BYTES]
+ *                                     one fin of FLOW claiming SENT datagrams of SIZE bytes; with
+ *                                     MAX, of a size mix SIZE..MAX, BYTES in all
  *   inject marks PORT RUN_ID SIZE N   a whole run of N datagrams on flow 0 and its fins, three
  *                                     in ten marked otherwise (TOS 72, TTL 9) than the first
  *                                     (TOS 32, TTL 64), as a path that remarks some would
- *   inject run PORT RUN_ID SIZE N     a whole run of N datagrams on flow 0 and its one fin, from one
- *                                     socket (suck --serve: many short runs in a moment)
+ *   inject run PORT RUN_ID SIZE N [MAX BYTES]
+ *                                     a whole run of N datagrams on flow 0 and its one fin, from one
+ *                                     socket (suck --serve: many short runs in a moment); with MAX,
+ *                                     the fin says a size mix SIZE..MAX and BYTES in all
  *   inject runs PORT RUN_ID SIZE      a run on flow 0 with losses of known lengths (runs of 1 to
  *                                     300 datagrams, and some at the end that only its fin counts)
  *
@@ -42,7 +45,7 @@
 
 static int fd;
 static struct key key;
-static size_t fin_size; /* SIZE: the datagram size every fin claims */
+static uint32_t fin_size; /* SIZE: the datagram size every fin claims, or a mix's size word */
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next_rand(void)
@@ -109,7 +112,7 @@ static void fin(uint32_t run, uint16_t flow, uint64_t sent, uint64_t bytes, uint
 	uint8_t buf[WIRE_FIN_LEN];
 	struct wire_hdr h = { .flow = flow, .run_id = run };
 	struct wire_fin f = { .sent = sent, .bytes = bytes, .duration_ns = 1000, .flows = flows,
-			      .size = (uint32_t)fin_size };
+			      .size = fin_size };
 
 	out(buf, wire_put_fin(buf, &h, &f, key.set ? key.k : NULL));
 }
@@ -287,7 +290,7 @@ int main(int argc, char **argv)
 	v6 = getenv("INJECT_V6") && *getenv("INJECT_V6");
 	run = (uint32_t)strtoul(argv[3], NULL, 10);
 	size = strtoul(argv[4], NULL, 10);
-	fin_size = size;
+	fin_size = (uint32_t)size;
 	if (size < (strcmp(argv[1], "data") == 0 ? WIRE_HDR_LEN : WIRE_FIN_LEN) || size > 3000) {
 		fprintf(stderr, "inject: SIZE %zu outside %d..3000\n", size, WIRE_FIN_LEN);
 		return 2;
@@ -313,9 +316,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "fin") == 0) {
-		uint64_t sent = strtoull(argv[6], NULL, 0);
-		fin(run, (uint16_t)strtoul(argv[5], NULL, 0), sent, sent * size,
-		    (uint16_t)strtoul(argv[7], NULL, 0));
+		uint64_t sent = strtoull(argv[6], NULL, 0), bytes = sent * size;
+		if (argc >= 10) {
+			fin_size = WIRE_MIX_SIZE(size, strtoul(argv[8], NULL, 0));
+			bytes = strtoull(argv[9], NULL, 0);
+		}
+		fin(run, (uint16_t)strtoul(argv[5], NULL, 0), sent, bytes, (uint16_t)strtoul(argv[7], NULL, 0));
 		return 0;
 	}
 	if (strcmp(argv[1], "marks") == 0)
@@ -324,10 +330,14 @@ int main(int argc, char **argv)
 		return runs(run, size);
 	if (strcmp(argv[1], "run") == 0) { /* a whole run of one flow: N datagrams, then its fin */
 		static uint8_t buf[3000];
-		uint64_t n = strtoull(argv[5], NULL, 0);
+		uint64_t n = strtoull(argv[5], NULL, 0), bytes = n * size;
+		if (argc >= 8) {
+			fin_size = WIRE_MIX_SIZE(size, strtoul(argv[6], NULL, 0));
+			bytes = strtoull(argv[7], NULL, 0);
+		}
 		for (uint64_t i = 0; i < n; i++)
 			data(buf, size, run, 0, i);
-		fin(run, 0, n, n * size, 1);
+		fin(run, 0, n, bytes, 1);
 		return 0;
 	}
 	return script(run, size, strtoull(argv[5], NULL, 10));
