@@ -71,6 +71,9 @@ static void usage(FILE *out)
 "      --runs N         --serve: stop after N runs, 1..%u (no limit)\n"
 "      --run-timeout SECS  --serve: end a run SECS after it locked, unfinished, report\n"
 "                       it and serve the next (0 = never)\n"
+"      --senders N      fan-in: count N runs (blasts) at once, each locked on its own\n"
+"                       first datagram, a report row each and a total row, 1..%u (one\n"
+"                       run; not with --serve, --run-id, --echo)\n"
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
 "      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
@@ -116,7 +119,8 @@ static void usage(FILE *out)
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
 "Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed\n"
 "(--serve: each run's as it ends; -t and --idle count from the start of serving).\n",
-		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_RUNS, SUCK_MAX_THREADS, SUCK_MAX_RETAIN,
+		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_RUNS, SUCK_MAX_SENDERS, SUCK_MAX_THREADS,
+		SUCK_MAX_RETAIN,
 		SUCK_MAX_WORKERS, SUCK_MAX_QUEUE, SUCK_MAX_BUSY_POLL, SUCK_MAX_BUSY_BUDGET);
 }
 
@@ -146,7 +150,7 @@ static void parse(int argc, char **argv)
 	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
 	       O_XDPDEV, O_XDPZC,
-	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE, O_RUNS, O_RUN_TIMEOUT };
+	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE, O_RUNS, O_RUN_TIMEOUT, O_SENDERS };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
@@ -170,6 +174,7 @@ static void parse(int argc, char **argv)
 		{ "mc-if", required_argument, 0, O_MC_IF },
 		{ "serve", no_argument, 0, O_SERVE }, { "runs", required_argument, 0, O_RUNS },
 		{ "run-timeout", required_argument, 0, O_RUN_TIMEOUT },
+		{ "senders", required_argument, 0, O_SENDERS },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -217,6 +222,9 @@ static void parse(int argc, char **argv)
 		case O_SERVE: cfg.serve = 1; break;
 		case O_RUNS: cfg.runs = opt_u64("--runs", optarg, OPT_COUNT, 1, SUCK_MAX_RUNS); break;
 		case O_RUN_TIMEOUT: cfg.run_timeout_s = opt_secs("--run-timeout", optarg, 0, 1e7); break;
+		case O_SENDERS:
+			cfg.senders = (unsigned)opt_u64("--senders", optarg, OPT_PLAIN, 1, SUCK_MAX_SENDERS);
+			break;
 		case O_SOURCE: cfg.source = optarg; break;
 		case O_MC_IF:
 			cfg.mc_if = optarg;
@@ -307,6 +315,21 @@ static void parse(int argc, char **argv)
 	/* xdp is set up again between runs: its program off the device and on again, unserved */
 	if (cfg.serve && cfg.variant->device)
 		opt_die("--serve applies to every variant but -m xdp");
+	/* --serve runs one run at a time on the sockets, resetting what the threads share between
+	 * runs; concurrent runs would each need their own end and reset while the others go on. */
+	if (cfg.senders && cfg.serve)
+		opt_die("--senders with --serve: a server takes its runs one after another; concurrent "
+			"runs are counted by one suck --senders N run");
+	if (cfg.senders && cfg.run_id)
+		opt_die("--senders with --run-id: each of the N runs is the run of its own first datagram "
+			"(or proven fin); leave --run-id out");
+	/* --echo's replies are queued per receiving socket and sent after the batch: not per run */
+	if (cfg.senders && cfg.echo)
+		opt_die("--senders with --echo: fan-in counts runs apart, the replies of blast --rtt are "
+			"one run's; run one suck --echo per blast");
+	if (cfg.senders && cfg.senders * cfg.threads > SUCK_MAX_LANES)
+		opt_die("--senders %u with -j %u: at most %u trackers (senders x threads)", cfg.senders,
+			cfg.threads, SUCK_MAX_LANES);
 	if ((cfg.source || cfg.mc_if) && !cfg.join)
 		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
 	if (cfg.join) {
@@ -336,6 +359,7 @@ static void parse(int argc, char **argv)
 
 static struct rx rxs[SUCK_MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
 static struct rx_shared sh;
+static struct fanin *fan;      /* --senders: the runs' slots and lanes */
 
 static void *worker_main(void *arg)
 {
@@ -534,6 +558,7 @@ static int check(void)
 	report_u64(&r, "serve", (uint64_t)cfg.serve);
 	report_u64(&r, "runs", cfg.runs);
 	report_f(&r, "run_timeout_s", cfg.run_timeout_s, 3);
+	report_u64(&r, "senders", cfg.senders);
 	total_mcast(&r, &cfg);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
 	total_settings(&r, &cfg);
@@ -595,6 +620,10 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		sh.serve_ns = sys_mono_ns();
 		atomic_store(&sh.last_ns, sh.serve_ns);
 	}
+	if (cfg.senders && !(fan = fanin_new(&cfg, cfg.threads))) {
+		warn("mmap for --senders' runs");
+		return 1;
+	}
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		int fd = open_socket(&a, i == 0), st;
 		if (fd < 0)
@@ -605,6 +634,10 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		}
 		if ((st = setup_rx(&rxs[i], fd, i)))
 			return st;
+		if (fan && fanin_attach(fan, &rxs[i]) < 0) {
+			warn("mmap for the sequence tracker of --senders' runs");
+			return 1;
+		}
 	}
 	net_local(rxs[0].fd, &bound);
 	net_format(&bound, where, len);
@@ -689,7 +722,23 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	if (cfg.threads == 0)
 		return rc;
 	total_sum(rxs, cfg.threads, kdrops, &tot);
-	if (other_id)
+	/* --senders: each run's total, added into the receiver's (which stops as its runs do) */
+	unsigned nruns = fan ? fanin_slots(fan) : 0;
+	struct total *runs = nruns ? calloc(nruns, sizeof *runs) : NULL;
+	if (nruns && !runs) {
+		warn("malloc for the runs' totals");
+		return 1;
+	}
+	for (unsigned s = 0; s < nruns; s++) {
+		total_sum(fanin_lanes(fan, s, tot.stop), cfg.threads, -1, &runs[s]);
+		fanin_add(&tot, &runs[s]);
+	}
+	if (fan)
+		fanin_sizes(&tot, runs, nruns);
+	if (other_id && fan)
+		fprintf(stderr, "suck: warning: datagrams of a run beyond --senders %u arrived (run id %08x); "
+			"they are counted as foreign (other_run)\n", cfg.senders, other_id);
+	else if (other_id)
 		fprintf(stderr, "suck: warning: datagrams of another run arrived (run id %08x%s); they are "
 			"counted as foreign (other_run)%s\n", other_id, cfg.run_id ? "" : ", after the first",
 			cfg.run_id ? "" : ": give suck and blast the same --run-id");
@@ -723,11 +772,28 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 			cfg.rx_dev, cfg.rx_dev, cfg.rx_dev);
 	env = (struct total_env){ .where = o->where, .rcvbuf = o->rcvbuf, .heap_kib = heap_kib, .c0 = *c0,
 				  .c1 = *c1, .kernel = cfg.rx_dev ? kw : NULL, .serve_run = o->serve_run };
+	/* --senders: a row per run, in the order they locked, then the total row */
+	for (unsigned s = 0; s < nruns; s++) {
+		struct report rr;
+		report_init(&rr);
+		fanin_receiver(&runs[s], &tot);
+		env.sender = s + 1;
+		total_report(&rr, &runs[s], fanin_lanes(fan, s, tot.stop), &env);
+		if ((s && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF) ||
+		    report_write_row(&rr, (enum report_fmt)cfg.fmt, stdout, s == 0) < 0) {
+			warn("writing the report");
+			rc = 1;
+		}
+	}
+	free(runs);
+	env.sender = 0;
 	total_report(&r, &tot, &rxs[0], &env);
+	if (nruns && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF)
+		rc = 1;
 	/* --serve: text reports apart by a blank line, one tsv header, a json line each */
 	if (o->serve_run > 1 && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF)
 		rc = 1;
-	if (report_write_row(&r, (enum report_fmt)cfg.fmt, stdout, o->serve_run <= 1) < 0) {
+	if (report_write_row(&r, (enum report_fmt)cfg.fmt, stdout, o->serve_run <= 1 && !nruns) < 0) {
 		warn("writing the report");
 		rc = 1;
 	}
@@ -744,6 +810,8 @@ static void close_all(void)
 		rx_free(&rxs[i]);
 		close(rxs[i].fd);
 	}
+	fanin_free(fan);
+	fan = NULL;
 }
 
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,

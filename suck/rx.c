@@ -255,6 +255,10 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
 
+	if (rx->fan) {
+		fanin_discard(rx, buf, len, src);
+		return;
+	}
 	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
 	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, h.run_id)) &&
 	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
@@ -437,11 +441,12 @@ static void progress(struct rx *rx, uint64_t now)
 	struct rx_shared *sh = rx->sh;
 	uint64_t every = (uint64_t)(rx->cfg->interval_s * 1e9);
 	struct suck_counts c;
+	uint64_t foreign = rx->fan ? fanin_foreign(rx) : rx->foreign; /* --senders: the runs' too */
 
 	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
-	atomic_fetch_add(&sh->foreign, rx->foreign - rx->progress_foreign);
+	atomic_fetch_add(&sh->foreign, foreign - rx->progress_foreign);
 	rx->progress_received = rx->received;
-	rx->progress_foreign = rx->foreign;
+	rx->progress_foreign = foreign;
 	if (rx->jit) {
 		uint64_t jsum;
 		unsigned jflows;
@@ -490,6 +495,8 @@ static void check(struct rx *rx, uint64_t now)
 		stop_all(rx, RX_STOP_RUN_TIMEOUT);
 	else if (atomic_load(&rx->sh->stop))
 		rx->done = (enum rx_stop)atomic_load(&rx->sh->stop);
+	if (rx->fan)
+		fanin_check(rx, now);
 	if (rx->drain_ns == 0 && atomic_load(&rx->sh->drain)) {
 		rx->flags |= MSG_DONTWAIT;
 		rx->drain_ns = now;

@@ -148,6 +148,10 @@ struct rx {
 	void *priv;                /* the variant's buffers */
 	const char *mech;          /* how the variant set up its mechanism, for the report */
 	struct sys_error error;    /* the receive call that ended this thread, if one did */
+	/* --senders (fanin.c): this thread is a hub that hands each datagram of a run to the
+	 * run's lane, a struct rx of its own; NULL without, and in a lane. */
+	struct fanin *fan;
+	unsigned fan_last;         /* the slot of the last datagram handed on */
 };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh);
@@ -250,10 +254,13 @@ int rx_claim(struct rx *rx, unsigned flow, const void *src);
  * rx_take compiles as it always did; pool's receiver passes 0 and hands the work to a worker
  * (pool.c). Returns -1 for a fin it consumed (no work for it), 1 for a valid datagram when
  * work is 0 and --latency is on (the worker records its delay), else 0. */
+int fanin_take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, int work);
 static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, const void *src, const int work)
 {
 	struct wire_hdr h;
 
+	if (rx->fan) /* --senders: the run's own lane counts it */
+		return fanin_take(rx, buf, len, src, work);
 	/* A fin is read whatever -s is: -s decides what counts as truncated, not what ends a run. */
 	if (len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN && rx_fin(rx, buf, len, src))
 		return -1;
@@ -344,5 +351,24 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
  * joins them, and everything else shared is reset for the next. */
 int rx_finished(const struct rx_shared *sh, uint32_t run_id);
 void rx_serve_next(struct rx_shared *sh);
+
+/* fanin.c, --senders N: up to N runs at once, each locked on its first datagram (or proven fin)
+ * into a slot of its own, counted by a lane per thread, a struct rx with the slot's rx_shared,
+ * so that the trust rules, the tracker and the identities are per run as in a run alone. The
+ * hub (the thread's own rx, which the variant receives with) counts every datagram in received
+ * and bytes, and itself only what no run can claim: no header (foreign), a run beyond N
+ * (other_run). fanin_check, once a check: the lanes' receive windows, and when every slot's run
+ * has sent its fins, the hub's drain. */
+struct fanin;
+struct fanin *fanin_new(const struct suck_cfg *cfg, unsigned threads); /* NULL with errno */
+int fanin_attach(struct fanin *f, struct rx *hub); /* -1 with errno: a lane's tracker */
+void fanin_check(struct rx *hub, uint64_t now);
+uint64_t fanin_foreign(const struct rx *hub); /* the thread's foreign, its lanes' with it (-i) */
+void fanin_discard(struct rx *hub, const uint8_t *buf, size_t len, const void *src);
+unsigned fanin_slots(const struct fanin *f);  /* slots a run locked */
+/* Slot s's lanes (one per thread, side by side for total_sum), their stop set from the run's:
+ * fin when it sent every fin, else the receiver's. */
+struct rx *fanin_lanes(struct fanin *f, unsigned s, enum rx_stop receiver);
+void fanin_free(struct fanin *f);
 
 #endif

@@ -20,6 +20,8 @@
 #define SUCK_MAX_BUSY_POLL 1000000 /* --busy-poll: µs a receive call may poll the device */
 #define SUCK_MAX_BUSY_BUDGET 65535 /* --busy-poll-budget: SO_BUSY_POLL_BUDGET is 16 bits */
 #define SUCK_MAX_RUNS    1000000000u /* --runs */
+#define SUCK_MAX_SENDERS 64     /* --senders: runs at once, each a tracker per thread */
+#define SUCK_MAX_LANES   256    /* --senders x -j: trackers (4 MiB of address space each) */
 #define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
 #define SUCK_MAX_RCVBUF  (1 << 30)
 _Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 in a byte");
@@ -66,6 +68,7 @@ struct suck_cfg {
 	int serve;             /* --serve: after a run, report it and wait for the next (serve.c) */
 	uint64_t runs;         /* --runs: stop serving after this many runs, 0 = no limit */
 	double run_timeout_s;  /* --run-timeout: a run ends this long after it locked, 0 = never */
+	unsigned senders;      /* --senders: runs counted at once, each apart (fanin.c); 0 = one */
 };
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over

@@ -238,6 +238,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	work_spec(&cfg->work, spec, sizeof spec);
 	/* the run every thread locked onto (a proven fin may have named it before any data) */
 	snprintf(run, sizeof run, "%08x", (uint32_t)atomic_load(&rx0->sh->run));
+	if (cfg->senders && !env->sender)
+		snprintf(run, sizeof run, "total"); /* --senders: the row of every run */
 
 	report_str(r, "tool", "suck");
 	report_str(r, "version", version_text);
@@ -246,6 +248,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_str(r, "addr", env->where);
 	report_str(r, "run_id", run);
 	report_u64(r, "serve_run", env->serve_run);
+	report_u64(r, "senders", cfg->senders);
+	report_u64(r, "sender", env->sender);
 	report_str(r, "stop", rx_stop_names[t->stop]);
 	report_u64(r, "received", received);
 	report_u64(r, "valid", t->seq.valid);
@@ -264,7 +268,10 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "dropped", t->dropped);
 	report_u64(r, "queue_dropped", t->queue_dropped);
 	report_u64(r, "elsewhere", t->seq.lost - t->dropped - t->queue_dropped);
-	report_i64(r, "kernel_drops", t->kernel_drops);
+	if (t->kernel_drops < 0 && env->sender)
+		report_none(r, "kernel_drops"); /* --senders: the socket's counter is no run's */
+	else
+		report_i64(r, "kernel_drops", t->kernel_drops);
 	report_f(r, "segs_per_buf", t->segs_per_buf, 2);
 	report_u64(r, "flows", t->seq.flows);
 	report_u64(r, "fins", t->seq.fins);

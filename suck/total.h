@@ -51,6 +51,8 @@ struct total_env {
 	struct sys_cpu c0, c1;       /* before and after the threads */
 	const struct kernel_work *kernel; /* --rx-dev: the kernel's receive work; NULL otherwise */
 	uint64_t serve_run;          /* --serve: the run's number, from 1; 0 without */
+	unsigned sender;             /* --senders: the run's slot, from 1; 0 the total row (and
+					without --senders) */
 };
 /* The settings of pool, epoll and --busy-poll, under their report names (the report and --check
  * print them alike): "-" where they do not apply. */
@@ -61,5 +63,13 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env);
 /* --join's keys (group, source, mc_if; '-' without), for the report and --check. */
 void total_mcast(struct report *r, const struct suck_cfg *cfg);
+
+/* fanin.c, --senders: a run's total added into the receiver's (the hubs' total_sum, whose
+ * received and bytes are already every datagram), dropped settled again over the whole; and
+ * the receiver's own figures (calls, napi_id, segs_per_buf, ...) copied into a run's row. */
+void fanin_add(struct total *t, const struct total *run);
+void fanin_receiver(struct total *run, const struct total *t);
+/* The total row's size (the runs' one size, else none) and bytes_check, after fanin_add. */
+void fanin_sizes(struct total *t, const struct total *runs, unsigned n);
 
 #endif

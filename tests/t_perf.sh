@@ -78,8 +78,12 @@ done
 
 # One short round of scripts/perf into a temporary file: every row, both files.
 mkdir "$TMP/scratch"
+# In the background for its pid, which names its namespaces (bs-wire-PID-*): other tests and
+# commands on the machine may have theirs at the same time.
 TMPDIR=$TMP/scratch sh scripts/perf -r 1 -t 0.3 -s 1450 -o "$TMP/perf/latest.txt" \
-	>"$TMP/perf.out" 2>"$TMP/perf.err"
+	>"$TMP/perf.out" 2>"$TMP/perf.err" &
+perf_pid=$!
+wait "$perf_pid"
 st=$?
 check "perf: exits 0 (status $st: $(tail -n 1 "$TMP/perf.err"))" test $st -eq 0
 check "perf: its temporary files removed" test -z "$(ls "$TMP/scratch")"
@@ -192,7 +196,7 @@ else
 	check "perf: the xdp pair said skipped, and why" grep -q '^  xdp: the pair of suck -m xdp and bare recv --xdp skipped: ' "$T"
 	check "perf: target of suck xdp n/a" grep -qF "n/a       suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B" "$T"
 fi
-check "perf: no namespace left by the run" sh -c "! ip netns list 2>/dev/null | grep -q '^bs-wire-'"
+check "perf: no namespace left by the run" sh -c "! ip netns list 2>/dev/null | grep -q '^bs-wire-$perf_pid-'"
 # --xdp-only where the xdp pair cannot run (a BIN without netdev): the skip said in the table's
 # notes, exit 0, the target n/a.
 mkdir "$TMP/nonetdev"
