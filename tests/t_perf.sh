@@ -232,7 +232,38 @@ else
 fi
 check "perf: the machine" has '^machine: .* CPUs, Linux '
 check "perf: the command" has '^run: sh scripts/perf -r 1 -t 0.3 -s "1450" -R 100000 -B [0-9]* -g 64 '
-for args in "-r 0" "-t 0" "-s 31" "-R 10" "-B 100" "-g 1" "-x" "extra" "--xdp-only=1"; do
+# --peer-only: the rows against iperf3 and their four targets, nothing else. The iperf3 here is a
+# stand-in that answers as iperf3 3.21's JSON does (its own figures: 1000 packets in 1 s sent,
+# 1000 x 1450 bytes received), so the table's parsing is what is checked, not a peer's speed.
+mkdir -p "$TMP/fake"
+cat >"$TMP/fake/iperf3" <<'FAKE'
+#!/bin/sh
+case " $* " in
+*" --help "*) echo "  --gsro   enable UDP GSO/GRO" ;;
+*" --version "*) echo "iperf 3.21+ (stand-in)" ;;
+*" -s "*) echo "Server listening on 5201"; sleep 5 ;;
+*) printf '{\n\t"end":\t{\n\t\t"sum_sent":\t{\n\t\t\t"seconds":\t1,\n\t\t\t"packets":\t1000\n\t\t},\n\t\t"sum_received":\t{\n\t\t\t"seconds":\t1,\n\t\t\t"bytes":\t1450000\n\t\t}\n\t}\n}\n' ;;
+esac
+FAKE
+chmod +x "$TMP/fake/iperf3"
+IPERF3=$TMP/fake/iperf3 sh scripts/perf -r 1 -t 0.3 -s 1450 --peer-only -o "$TMP/po/p.txt" >/dev/null 2>"$TMP/po.err"
+st=$?
+check "perf --peer-only: exit 0 ($st: $(tail -n 1 "$TMP/po.err"))" test $st -eq 0
+P=$TMP/po/p.txt
+check "perf --peer-only: the stand-in's sent pps" grep -q '^  iperf3 -u -b 0 -l 1450 (sent) *1000 \[1000 1000\]' "$P"
+check "perf --peer-only: its server's received pps" grep -q '^  *its server (received) *1000 \[1000 1000\]' "$P"
+check "perf --peer-only: blast into suck -m gro, with a figure" grep -q '^  blast (default) into suck -m gro (sent) *[0-9][0-9]* \[' "$P"
+check "perf --peer-only: four peer targets, two measured" test "$(grep -c -E '^  (met|NOT MET) .*iperf3 (client|server), 1450 B' "$P")" -eq 2
+check "perf --peer-only: no other section" sh -c "! grep -q -e '^send, into' -e '^receive, -w none' -e bare '$P'"
+check "perf --peer-only: the command says it" grep -q '^run: .* --peer-only ' "$P"
+IPERF3=$TMP/nonexistent sh scripts/perf --peer-only -o "$TMP/po/q.txt" >/dev/null 2>"$TMP/po4.err"
+st=$?
+check "perf --peer-only without an iperf3: exit 4 ($st)" test $st -eq 4
+check "perf --peer-only without an iperf3: says so" grep -q 'no .*iperf3' "$TMP/po4.err"
+check "perf --peer-only without an iperf3: no table" test ! -e "$TMP/po/q.txt"
+sh scripts/perf --peer-only --xdp-only >/dev/null 2>&1
+check "perf --peer-only --xdp-only: bad usage, exit 2" test $? -eq 2
+for args in "-r 0" "-t 0" "-s 31" "-R 10" "-B 100" "-g 1" "-x" "extra" "--xdp-only=1" "--peer-only=1"; do
 	# shellcheck disable=SC2086
 	sh scripts/perf $args >/dev/null 2>&1
 	check "perf $args: bad usage, exit 2" test $? -eq 2

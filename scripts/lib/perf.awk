@@ -3,6 +3,7 @@
 #   awk -F'\t' -v sizes=... -v rounds=... -v secs=... -v rate=... -v batch=... -v rcvbuf=...
 #       -v segsfile=FILE -v missing="iperf3 ..." [-v xdponly=1] -f stats.awk -f perf.awk FIGURES
 # xdponly: only the xdp pair's section and targets (scripts/perf --xdp-only).
+# peeronly: only the rows and targets against iperf3 (scripts/perf --peer-only).
 # segsfile has a line "SIZE SEGS" per size (SEGS: datagrams per GSO message at that size).
 # A figure is shown as median [min max] over the rounds (stats.awk's sortnum and median). A ratio
 # of two figures measured at the same time is taken per round, and its median [min max] shown;
@@ -193,13 +194,25 @@ function pf_pps(s, g) {
 	if (g > 1) {
 		pf_ppsfig(s, "pps.gso", "pps", "blast -g " g " alone into a sink")
 		pf_ppsrat(s, "gsosent", "iperf3", "pps", "ratio blast -g " g "/iperf3")
-		pf_ppsfig(s, "pps.gro", "sent", "blast (default) into suck -m gro (sent)")
-		pf_ppsfig(s, "pps.gro", "pps", "           suck -m gro (received)")
-		pf_ppsrat(s, "grosent", "iperf3", "pps", "ratio blast sent/iperf3 sent")
-		pf_ppsrat(s, "pps.gro", "iperf3rcvd", "pps", "ratio suck gro received/iperf3 server received")
+		pf_gro(s)
 	}
 	if (missing != "")
 		printf "  missing:%s; install: apt-get install iperf3 sockperf\n", missing
+}
+# pf_gro: blast's default into suck -m gro, and both against iperf3 (the peer of issue 23)
+function pf_gro(s) {
+	pf_ppsfig(s, "pps.gro", "sent", "blast (default) into suck -m gro (sent)")
+	pf_ppsfig(s, "pps.gro", "pps", "           suck -m gro (received)")
+	pf_ppsrat(s, "grosent", "iperf3", "pps", "ratio blast sent/iperf3 sent")
+	pf_ppsrat(s, "pps.gro", "iperf3rcvd", "pps", "ratio suck gro received/iperf3 server received")
+}
+# pf_peer: --peer-only's rows: iperf3 alone, then blast into suck -m gro, in every round
+function pf_peer(s) {
+	pf_head("pps, as fast as possible, one tool at a time, alternating in every round; SO_RCVBUF " \
+		(rcvbuf ? rcvbuf : "default") " (suck),\niperf3 into its own server; a ratio is of the medians [per-round min max]", "pps", "")
+	pf_ppsfig(s, "iperf3", "pps", "iperf3 -u -b 0 -l " s " (sent)")
+	pf_ppsfig(s, "iperf3", "rcvd", "           its server (received)")
+	pf_gro(s)
 }
 function pf_xdp_targets(sz, n,    i) {
 	for (i = 1; i <= n; i++)
@@ -211,6 +224,10 @@ function pf_targets(    s, i, n, sz) {
 	if (xdponly) {
 		printf "targets at 1450 and 64 bytes (pairs run at once: median of the per-round ratios)\n"
 		pf_xdp_targets(sz, n)
+		return
+	}
+	if (peeronly) {
+		pf_peer_targets(sz, n)
 		return
 	}
 	printf "targets (1450-byte datagrams; pairs run at once: median of the per-round ratios;\n"
@@ -241,6 +258,9 @@ function pf_targets(    s, i, n, sz) {
 		pf_target("suck mmsg --jitter <= 1.05 x without (CPU per datagram), " sz[i] " B",
 			pf_ratio(sz[i], "recv.jitter.on", "recv.jitter.off", "cpu"), "<=", 1.05)
 	pf_xdp_targets(sz, n)
+	pf_peer_targets(sz, n)
+}
+function pf_peer_targets(sz, n,    i) {
 	# The peer (issue 23): blast's default shape into suck -m gro against iperf3's client into
 	# its own server, one after the other in every round: ratio of the medians.
 	printf "targets against %s at 1450 and 64 bytes (one after the other: ratio of medians)\n", peer
@@ -287,6 +307,13 @@ END {
 			if (!xdpany)
 				printf "  not measured: see the notes\n\n"
 			pf_xdp(s)
+			continue
+		}
+		if (peeronly) {
+			printf "%d-byte datagrams on 127.0.0.1, against iperf3 only (--peer-only): median [min max] of %d round%s of %s s\n\n",
+				s, rounds, rounds == 1 ? "" : "s", secs
+			pf_peer(s)
+			printf "\n"
 			continue
 		}
 		printf "%d-byte datagrams on 127.0.0.1: median [min max] of %d round%s of %s s\n\n", s,
