@@ -150,7 +150,9 @@ function pf_receive(s,    buf) {
 	pf_pair(s, "recv.pool", "suck", "bare", "pool", "suck -m pool", "bare recv --pool 1 -b " batch, "pool/bare")
 	pf_pair(s, "recv.latency", "on", "off", "latency", "suck -m mmsg --latency", "suck -m mmsg", "latency/without")
 	pf_pair(s, "recv.jitter", "on", "off", "jitter", "suck -m mmsg --jitter", "suck -m mmsg", "jitter/without")
-	printf "  loss runs are counted in every suck above (always on): the ratios to bare include them\n"
+	printf "  loss runs are counted in every suck above (always on): the ratios to bare include them;\n"
+	printf "  jitter/without is a finding, not a target: what --jitter costs when asked for (the kernel's\n"
+	printf "  receive stamp, a control message per datagram); off, its code is behind one test per datagram\n"
 	printf "\n"
 	pf_head("finding, not a target: what answering costs, suck -m mmsg --echo answering blast --rtt\n" \
 		"(" batch " in flight; its rate in pps) beside suck -m mmsg fed " rate "/s, at the same time on one CPU", \
@@ -255,8 +257,8 @@ function pf_targets(    s, i, n, sz) {
 		pf_target("suck mmsg --latency <= 1.10 x without (CPU per datagram), " sz[i] " B",
 			pf_ratio(sz[i], "recv.latency.on", "recv.latency.off", "cpu"), "<=", 1.10)
 	for (i = 1; i <= n; i++)
-		pf_target("suck mmsg --jitter <= 1.05 x without (CPU per datagram), " sz[i] " B",
-			pf_ratio(sz[i], "recv.jitter.on", "recv.jitter.off", "cpu"), "<=", 1.05)
+		pf_target("suck mmsg, issue 26's counting off <= 1.05 x bare (CPU per datagram), " sz[i] " B",
+			pf_ratio(sz[i], "recv.mmsg.suck", "recv.mmsg.bare", "cpu"), "<=", 1.05)
 	pf_xdp_targets(sz, n)
 	pf_peer_targets(sz, n)
 }
