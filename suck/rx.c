@@ -460,7 +460,7 @@ static void progress(struct rx *rx, uint64_t now)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
-	c.kernel_drops = rx->cfg->threads == 1 ? rx_drops(rx) : -1;
+	c.kernel_drops = rx->cfg->threads == 1 || rx->one ? rx_drops(rx) : -1; /* one socket */
 	c.fins = atomic_load(&sh->fins);
 	c.jitter_us = -1;
 	if (rx->jit && atomic_load(&sh->jit_flows))

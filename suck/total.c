@@ -36,6 +36,10 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->unworked += r->unworked;
 		if (r->queue_hwm > t->queue_hwm)
 			t->queue_hwm = r->queue_hwm;
+		if (!i || r->received < t->thread_min)
+			t->thread_min = r->received;
+		if (r->received > t->thread_max)
+			t->thread_max = r->received;
 		if (r->napi_read && (t->napi_id <= 0))
 			t->napi_id = r->napi_id;
 		t->marks_changed += r->marks_changed;
@@ -298,6 +302,9 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "bufsize", cfg->bufsize);
 	report_u64(r, "batch", cfg->batch);
 	report_u64(r, "threads", cfg->threads);
+	report_u64(r, "one_socket", (uint64_t)cfg->one_socket);
+	report_u64(r, "thread_received_min", t->thread_min);
+	report_u64(r, "thread_received_max", t->thread_max);
 	report_u64(r, "retain", cfg->retain);
 	report_f(r, "time_limit_s", cfg->time_s, 3);
 	report_f(r, "idle_s", cfg->idle_s, 3);
