@@ -147,11 +147,7 @@ void one_sum(struct one *o, struct rx *hubs, unsigned n, int64_t kernel_drops, s
 		work_merge(&t->work, &r->work);
 		if (r->lat) {
 			t->latency = 1;
-			hist_merge(&t->lat.total, &r->lat->total);
-			hist_merge(&t->lat.stack, &r->lat->stack);
-			hist_merge(&t->lat.queue, &r->lat->queue);
-			t->lat.negative += r->lat->negative;
-			t->lat.outside += r->lat->outside;
+			rx_latency_merge(&t->lat, r->lat);
 		}
 	}
 }

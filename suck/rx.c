@@ -145,6 +145,15 @@ void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns)
 	rx_latency_add(rx->lat, rx->sh->start_real_ns, send_ns, rx->stamp_ns, hand_ns);
 }
 
+void rx_latency_merge(struct rx_latency *dst, const struct rx_latency *src)
+{
+	hist_merge(&dst->total, &src->total);
+	hist_merge(&dst->stack, &src->stack);
+	hist_merge(&dst->queue, &src->queue);
+	dst->negative += src->negative;
+	dst->outside += src->outside;
+}
+
 void rx_latency_add(struct rx_latency *l, uint64_t start_real_ns, uint64_t send_ns, uint64_t stamp,
 		    uint64_t hand_ns)
 {

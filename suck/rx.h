@@ -221,6 +221,8 @@ uint64_t rx_stamp(struct msghdr *mh);
  * one-at-a-time variants with --latency, and epoll, which receives with recvmsg as event loops
  * do); as recvfrom otherwise. Not counted in rx->calls: the caller counts. */
 ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *from);
+/* src's delays added into dst (threads, pool's workers, --senders' runs, summed at the end). */
+void rx_latency_merge(struct rx_latency *dst, const struct rx_latency *src);
 /* Records one valid datagram's delays; hand_ns is when it was handed to the work. */
 void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns);
 /* The same into any thread's histograms (pool's workers keep their own): stamp is the

@@ -60,11 +60,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		work_merge(&t->work, &r->work);
 		if (r->lat) {
 			t->latency = 1;
-			hist_merge(&t->lat.total, &r->lat->total);
-			hist_merge(&t->lat.stack, &r->lat->stack);
-			hist_merge(&t->lat.queue, &r->lat->queue);
-			t->lat.negative += r->lat->negative;
-			t->lat.outside += r->lat->outside;
+			rx_latency_merge(&t->lat, r->lat);
 		}
 		if (r->done != RX_STOP_FIN)
 			t->stop = r->done;
