@@ -1,5 +1,5 @@
-# reproduce-rows-tsv.awk: the runs of sendmmsg-2011 in, reproduce.tsv out:
-# the published rows (source 2011) and one row per run here (source here), in the columns
+# reproduce-rows-tsv.awk: the runs of sendmmsg-2011 or cloudflare-2015 in, reproduce.tsv out:
+# the published rows (source 2011 or 2015) and one row per run here (source here), in the columns
 # of the experiment (results/README.md lists them). Run as
 #   awk -f stats.awk -v experiment=EXP -v list=LIST -v pub=PUB -f reproduce-rows-tsv.awk LIST PUB REPORT...
 # LIST: a line per run, "row, run, blast's report, suck's report" (tab-separated), in order; PUB
@@ -9,13 +9,18 @@
 #   datagrams per second (pps = sender_pps); a receive row (recv-N) is suck -m mmsg -b N behind a
 #   fixed blast, measured by suck's (pps = receiver_pps, over its receive window); a sink row
 #   (sink-N, when the tree has the send-only sink) as a send row.
+# cloudflare-2015: every row is suck's datagrams per second, in millions (mpps); a published row
+#   has the middle of its range in mpps and the range in mpps_lo and mpps_hi.
 BEGIN {
 	FS = OFS = "\t"
 	if (experiment == "sendmmsg-2011") {
 		ncol = split("source row table batch run how duration_s sent received received_pct dropped pps sender_pps receiver_pps calls datagrams_per_call cpu_ns_per_pkt rx_kernel_ns_per_pkt raw_pps", col, " ")
 		pubsrc = "2011"
+	} else if (experiment == "cloudflare-2015") {
+		ncol = split("source row run how duration_s sent received received_pct dropped mpps cpu_ns_per_pkt rx_kernel_ns_per_pkt threads thread_received_min thread_received_max mpps_lo mpps_hi", col, " ")
+		pubsrc = "2015"
 	} else {
-		print "reproduce-rows-tsv: experiment must be sendmmsg-2011" > "/dev/stderr"
+		print "reproduce-rows-tsv: experiment must be sendmmsg-2011 or cloudflare-2015" > "/dev/stderr"
 		bad = 1
 		exit 1
 	}
@@ -85,6 +90,12 @@ END {
 			v["batch"] = pb[p, "batch"]
 			v["pps"] = v["sender_pps"] = pb[p, "udp_pps"]
 			v["raw_pps"] = pb[p, "raw_pps"]
+		} else {
+			v["row"] = pb[p, "row"]
+			v["mpps_lo"] = pb[p, "mpps_lo"]
+			v["mpps_hi"] = pb[p, "mpps_hi"]
+			v["mpps"] = sprintf("%.4f", (pb[p, "mpps_lo"] + pb[p, "mpps_hi"]) / 2)
+			v["threads"] = pb[p, "threads"]
 		}
 		emit()
 	}
@@ -125,6 +136,15 @@ END {
 				v["datagrams_per_call"] = rate(rep[s, "received"], rep[s, "calls"], "%.2f")
 				v["cpu_ns_per_pkt"] = rep[s, "cpu_ns_per_pkt"]
 			}
+		} else {
+			v["how"] = "suck -m " rep[s, "variant"] " -b " rep[s, "batch"] " -j " rep[s, "threads"] \
+				(rep[s, "one_socket"] == 1 ? " --one-socket" : "") " <- blast -s " rep[b, "size"] " -j " rep[b, "flows"] send
+			v["duration_s"] = rep[s, "duration_s"]
+			v["mpps"] = sprintf("%.4f", rep[s, "pps"] / 1e6)
+			v["cpu_ns_per_pkt"] = rep[s, "cpu_ns_per_pkt"]
+			v["threads"] = rep[s, "threads"]
+			v["thread_received_min"] = rep[s, "thread_received_min"]
+			v["thread_received_max"] = rep[s, "thread_received_max"]
 		}
 		emit()
 	}

@@ -1,6 +1,6 @@
 # published_ratios.gp: the ratios that carry across machines, as published (one bar) and here
-# (the estimate over the runs, whiskers: its interval), for scripts/reproduce gso-2018, gro-2018
-# and sendmmsg-2011 (drawn as published_vs_here). Set besides style.gp's: what
+# (the estimate over the runs, whiskers: its interval), for scripts/reproduce gso-2018, gro-2018,
+# sendmmsg-2011 and cloudflare-2015 (drawn as published_vs_here). Set besides style.gp's: what
 # (the experiment's title), pubsrc (the published year, 2018 unless set), ymax (the scale's top,
 # 200 unless set). Columns: ratio, the published ratio three times (NaN: none published), here's
 # estimate, low and high (NaN where a ratio was not measured). Log scale: the 2018 ratios run
