@@ -278,11 +278,7 @@ void fanin_add(struct total *t, const struct total *run)
 	}
 	if (run->latency) {
 		t->latency = 1;
-		hist_merge(&t->lat.total, &run->lat.total);
-		hist_merge(&t->lat.stack, &run->lat.stack);
-		hist_merge(&t->lat.queue, &run->lat.queue);
-		t->lat.negative += run->lat.negative;
-		t->lat.outside += run->lat.outside;
+		rx_latency_merge(&t->lat, &run->lat);
 	}
 	work_merge(&t->work, &run->work);
 	d->valid += s->valid;

@@ -76,6 +76,9 @@ static void usage(FILE *out)
 "                       run; not with --serve, --run-id, --echo)\n"
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
+"      --one-socket     -j: the N threads share one socket (no SO_REUSEPORT), each batch\n"
+"                       counted under one lock (mmsg; not with --serve, --senders,\n"
+"                       --jitter, --echo, --join; off)\n"
 "      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram)\n"
@@ -125,7 +128,7 @@ static void usage(FILE *out)
 }
 
 /* " mmsg, gro": the variants an option applies to, for its message. */
-enum { WHERE_BATCH, WHERE_SPIN, WHERE_EVENTS, WHERE_POOL, WHERE_BUSY, WHERE_ECHO };
+enum { WHERE_BATCH, WHERE_SPIN, WHERE_EVENTS, WHERE_POOL, WHERE_BUSY, WHERE_ECHO, WHERE_SHARE };
 static const char *names_where(int which)
 {
 	static char buf[128];
@@ -136,7 +139,7 @@ static const char *names_where(int which)
 		const struct variant *v = variants[i];
 		int has = which == WHERE_BATCH ? v->batch != 0 : which == WHERE_SPIN ? v->spins :
 			  which == WHERE_EVENTS ? v->events : which == WHERE_POOL ? v->pools :
-			  which == WHERE_ECHO ? v->echoes : v->busy_polls;
+			  which == WHERE_ECHO ? v->echoes : which == WHERE_SHARE ? v->shares : v->busy_polls;
 		if (has && len < sizeof buf)
 			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "", v->name);
 	}
@@ -150,7 +153,8 @@ static void parse(int argc, char **argv)
 	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
 	       O_XDPDEV, O_XDPZC,
-	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE, O_RUNS, O_RUN_TIMEOUT, O_SENDERS };
+	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE, O_RUNS, O_RUN_TIMEOUT, O_SENDERS,
+	       O_ONE };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
@@ -175,6 +179,7 @@ static void parse(int argc, char **argv)
 		{ "serve", no_argument, 0, O_SERVE }, { "runs", required_argument, 0, O_RUNS },
 		{ "run-timeout", required_argument, 0, O_RUN_TIMEOUT },
 		{ "senders", required_argument, 0, O_SENDERS },
+		{ "one-socket", no_argument, 0, O_ONE },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -225,6 +230,7 @@ static void parse(int argc, char **argv)
 		case O_SENDERS:
 			cfg.senders = (unsigned)opt_u64("--senders", optarg, OPT_PLAIN, 1, SUCK_MAX_SENDERS);
 			break;
+		case O_ONE: cfg.one_socket = 1; break;
 		case O_SOURCE: cfg.source = optarg; break;
 		case O_MC_IF:
 			cfg.mc_if = optarg;
@@ -330,6 +336,28 @@ static void parse(int argc, char **argv)
 	if (cfg.senders && cfg.senders * cfg.threads > SUCK_MAX_LANES)
 		opt_die("--senders %u with -j %u: at most %u trackers (senders x threads)", cfg.senders,
 			cfg.threads, SUCK_MAX_LANES);
+	/* --one-socket: the threads' batches are counted into one receive state (one.c), which
+	 * needs a batch to lock once for, and a run alone's shape around it. */
+	if (cfg.one_socket) {
+		if (!cfg.variant->shares)
+			opt_die("--one-socket applies to -m%s; %s hands its datagrams to no shared count",
+				names_where(WHERE_SHARE), cfg.variant->name);
+		if (cfg.threads < 2)
+			opt_die("--one-socket shares one socket between -j threads: give -j 2 or more");
+		if (cfg.serve || cfg.senders)
+			opt_die("--one-socket with %s: one socket read by several threads is counted as one "
+				"run at a time", cfg.serve ? "--serve" : "--senders");
+		/* RFC 3550's D is between datagrams in arrival order; the accountant sees batches in
+		 * the order the threads take its lock */
+		if (cfg.jitter)
+			opt_die("--one-socket with --jitter: the threads' batches are counted in the order "
+				"they take the lock, not the order they arrived, and jitter needs the latter");
+		if (cfg.echo)
+			opt_die("--one-socket with --echo: the replies are queued per thread; run -j without "
+				"--one-socket");
+		if (cfg.join)
+			opt_die("--one-socket with --join: not offered; a group's receiver is one thread");
+	}
 	if ((cfg.source || cfg.mc_if) && !cfg.join)
 		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
 	if (cfg.join) {
@@ -360,6 +388,7 @@ static void parse(int argc, char **argv)
 static struct rx rxs[SUCK_MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
 static struct rx_shared sh;
 static struct fanin *fan;      /* --senders: the runs' slots and lanes */
+static struct one *onesock;    /* --one-socket: the threads' one receive state */
 
 static void *worker_main(void *arg)
 {
@@ -455,7 +484,8 @@ static int open_socket(const struct net_addr *a, int first)
 			" (another socket has the port; suck shares it with none, -j too)");
 		return -1;
 	}
-	if (first && cfg.threads > 1 && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
+	if (first && cfg.threads > 1 && !cfg.one_socket &&
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
 		warn("setsockopt SO_REUSEPORT");
 		return -1;
 	}
@@ -546,6 +576,7 @@ static int check(void)
 	report_u64(&r, "bufsize", cfg.bufsize);
 	report_u64(&r, "batch", cfg.batch);
 	report_u64(&r, "threads", cfg.threads);
+	report_u64(&r, "one_socket", (uint64_t)cfg.one_socket);
 	report_u64(&r, "retain", cfg.retain);
 	report_i64(&r, "rcvbuf", rcvbuf);
 	report_f(&r, "time_limit_s", cfg.time_s, 3);
@@ -625,9 +656,14 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		return 1;
 	}
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int fd = open_socket(&a, i == 0), st;
+		/* --one-socket: the first socket is every thread's */
+		int fd = cfg.one_socket && i > 0 ? rxs[0].fd : open_socket(&a, i == 0), st;
 		if (fd < 0)
 			return -fd;
+		if (cfg.one_socket && i == 0 && !(onesock = one_new(&cfg, fd, &sh, cfg.threads))) {
+			warn("mmap for --one-socket's receive state");
+			return 1;
+		}
 		if (i == 0 && net_local(fd, &a) < 0) {
 			warn("getsockname");
 			return 1;
@@ -638,10 +674,12 @@ static int setup(char *where, size_t len, int *rcvbuf)
 			warn("mmap for the sequence tracker of --senders' runs");
 			return 1;
 		}
+		if (onesock)
+			one_attach(onesock, &rxs[i]);
 	}
 	net_local(rxs[0].fd, &bound);
 	net_format(&bound, where, len);
-	if (cfg.threads > 1 && own_group(where))
+	if (cfg.threads > 1 && !cfg.one_socket && own_group(where))
 		return 1;
 	*rcvbuf = granted(rxs[0].fd);
 	fprintf(stderr, "suck: listening on %s\n", where);
@@ -703,7 +741,8 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	struct report r;
 
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		int64_t d = rx_drops(&rxs[i]);
+		/* --one-socket: one socket, one counter */
+		int64_t d = onesock && i > 0 ? 0 : rx_drops(&rxs[i]);
 		if (d < 0)
 			kdrops = -1;
 		else if (kdrops >= 0)
@@ -721,7 +760,10 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		rc = 1;
 	if (cfg.threads == 0)
 		return rc;
-	total_sum(rxs, cfg.threads, kdrops, &tot);
+	if (onesock)
+		one_sum(onesock, rxs, cfg.threads, kdrops, &tot);
+	else
+		total_sum(rxs, cfg.threads, kdrops, &tot);
 	/* --senders: each run's total, added into the receiver's (which stops as its runs do) */
 	unsigned nruns = fan ? fanin_slots(fan) : 0;
 	struct total *runs = nruns ? calloc(nruns, sizeof *runs) : NULL;
@@ -808,10 +850,13 @@ static void close_all(void)
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		v->teardown(&rxs[i]);
 		rx_free(&rxs[i]);
-		close(rxs[i].fd);
+		if (!onesock || i == 0)
+			close(rxs[i].fd);
 	}
 	fanin_free(fan);
 	fan = NULL;
+	one_free(onesock);
+	onesock = NULL;
 }
 
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,

@@ -1,6 +1,6 @@
 /* mmsg: recvmmsg into a batch of preallocated buffers. MSG_WAITFORONE blocks for the first
  * datagram only and returns whatever else is queued, up to -b, so one system call and one
- * clock read serve a whole batch. */
+ * clock read serve a whole batch. With --one-socket each batch goes to one.c instead. */
 #include <sys/socket.h>
 
 #include "echo.h"
@@ -22,6 +22,12 @@ static void mmsg_run(struct rx *rx)
 
 		if (n < 0)
 			continue;
+		/* --one-socket: worked on here, counted with the other threads' under one lock */
+		if (rx->one) {
+			one_batch(rx, m, n);
+			rx_batch(rx);
+			continue;
+		}
 		for (int i = 0; i < n && !rx_cut(rx); i++) {
 			if (rx->ctl)
 				rx_ctl(rx, &m->msgs[i].msg_hdr);
@@ -46,6 +52,7 @@ const struct variant variant_mmsg = {
 	.spins = 1,
 	.busy_polls = 1,
 	.echoes = 1,
+	.shares = 1,
 	.setup = mmsg_setup,
 	.run = mmsg_run,
 	.teardown = mmsg_teardown,

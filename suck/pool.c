@@ -323,13 +323,8 @@ end:
 		struct pool_worker *w = &p->w[i];
 		rx->unworked += w->unworked;
 		work_merge(&rx->work, &w->work);
-		if (w->lat && rx->lat) {
-			hist_merge(&rx->lat->total, &w->lat->total);
-			hist_merge(&rx->lat->stack, &w->lat->stack);
-			hist_merge(&rx->lat->queue, &w->lat->queue);
-			rx->lat->negative += w->lat->negative;
-			rx->lat->outside += w->lat->outside;
-		}
+		if (w->lat && rx->lat)
+			rx_latency_merge(rx->lat, w->lat);
 	}
 }
 

@@ -145,6 +145,15 @@ void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns)
 	rx_latency_add(rx->lat, rx->sh->start_real_ns, send_ns, rx->stamp_ns, hand_ns);
 }
 
+void rx_latency_merge(struct rx_latency *dst, const struct rx_latency *src)
+{
+	hist_merge(&dst->total, &src->total);
+	hist_merge(&dst->stack, &src->stack);
+	hist_merge(&dst->queue, &src->queue);
+	dst->negative += src->negative;
+	dst->outside += src->outside;
+}
+
 void rx_latency_add(struct rx_latency *l, uint64_t start_real_ns, uint64_t send_ns, uint64_t stamp,
 		    uint64_t hand_ns)
 {
@@ -460,7 +469,7 @@ static void progress(struct rx *rx, uint64_t now)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
-	c.kernel_drops = rx->cfg->threads == 1 ? rx_drops(rx) : -1;
+	c.kernel_drops = rx->cfg->threads == 1 || rx->one ? rx_drops(rx) : -1; /* one socket */
 	c.fins = atomic_load(&sh->fins);
 	c.jitter_us = -1;
 	if (rx->jit && atomic_load(&sh->jit_flows))

@@ -152,6 +152,9 @@ struct rx {
 	 * run's lane, a struct rx of its own; NULL without, and in a lane. */
 	struct fanin *fan;
 	unsigned fan_last;         /* the slot of the last datagram handed on */
+	/* --one-socket (one.c): this thread shares its socket with the others and counts its
+	 * batches into one receive state with theirs; NULL without. */
+	struct one *one;
 };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh);
@@ -218,6 +221,8 @@ uint64_t rx_stamp(struct msghdr *mh);
  * one-at-a-time variants with --latency, and epoll, which receives with recvmsg as event loops
  * do); as recvfrom otherwise. Not counted in rx->calls: the caller counts. */
 ssize_t rx_recv_stamped(struct rx *rx, void *buf, size_t cap, struct rx_name *from);
+/* src's delays added into dst (threads, pool's workers, --senders' runs, summed at the end). */
+void rx_latency_merge(struct rx_latency *dst, const struct rx_latency *src);
 /* Records one valid datagram's delays; hand_ns is when it was handed to the work. */
 void rx_latency(struct rx *rx, uint64_t send_ns, uint64_t hand_ns);
 /* The same into any thread's histograms (pool's workers keep their own): stamp is the
@@ -255,6 +260,11 @@ int rx_claim(struct rx *rx, unsigned flow, const void *src);
  * (pool.c). Returns -1 for a fin it consumed (no work for it), 1 for a valid datagram when
  * work is 0 and --latency is on (the worker records its delay), else 0. */
 int fanin_take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, int work);
+/* A datagram rx_fin is asked about: a fin is read whatever -s is (rx->cap holds a whole one). */
+static inline int rx_maybe_fin(const struct rx *rx, const uint8_t *buf, size_t len)
+{
+	return len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN;
+}
 static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, const void *src, const int work)
 {
 	struct wire_hdr h;
@@ -262,7 +272,7 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 	if (rx->fan) /* --senders: the run's own lane counts it */
 		return fanin_take(rx, buf, len, src, work);
 	/* A fin is read whatever -s is: -s decides what counts as truncated, not what ends a run. */
-	if (len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN && rx_fin(rx, buf, len, src))
+	if (rx_maybe_fin(rx, buf, len) && rx_fin(rx, buf, len, src))
 		return -1;
 	/* --latency: the moment the datagram is handed to the work (a clock read per datagram,
 	 * which is why it is an option). */
@@ -370,5 +380,16 @@ unsigned fanin_slots(const struct fanin *f);  /* slots a run locked */
  * fin when it sent every fin, else the receiver's. */
 struct rx *fanin_lanes(struct fanin *f, unsigned s, enum rx_stop receiver);
 void fanin_free(struct fanin *f);
+
+/* one.c, --one-socket: -j threads on one socket, each batch worked on by the thread that took
+ * it and then counted, under one lock taken once per batch, into the accountant: one struct rx
+ * of the run, with its one tracker, which no thread receives with. one_batch is a batch
+ * variant's hand-off of the n datagrams of m it received (the work, then the accounting); the
+ * caller then calls rx_batch as after any batch. */
+struct one;
+struct one *one_new(const struct suck_cfg *cfg, int fd, struct rx_shared *sh, unsigned threads); /* NULL with errno */
+void one_attach(struct one *o, struct rx *hub);
+void one_batch(struct rx *rx, struct rx_msgs *m, int n);
+void one_free(struct one *o);
 
 #endif

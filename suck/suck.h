@@ -39,6 +39,7 @@ struct suck_cfg {
 	double time_s, idle_s, interval_s;
 	int rcvbuf;            /* -R, 0 = kernel default */
 	unsigned threads;
+	int one_socket;        /* --one-socket: the threads share one socket (one.c), no SO_REUSEPORT */
 	unsigned retain;
 	int cpu;               /* -1 = not pinned */
 	int fmt;

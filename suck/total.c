@@ -36,6 +36,10 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->unworked += r->unworked;
 		if (r->queue_hwm > t->queue_hwm)
 			t->queue_hwm = r->queue_hwm;
+		if (!i || r->received < t->thread_min)
+			t->thread_min = r->received;
+		if (r->received > t->thread_max)
+			t->thread_max = r->received;
 		if (r->napi_read && (t->napi_id <= 0))
 			t->napi_id = r->napi_id;
 		t->marks_changed += r->marks_changed;
@@ -56,11 +60,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		work_merge(&t->work, &r->work);
 		if (r->lat) {
 			t->latency = 1;
-			hist_merge(&t->lat.total, &r->lat->total);
-			hist_merge(&t->lat.stack, &r->lat->stack);
-			hist_merge(&t->lat.queue, &r->lat->queue);
-			t->lat.negative += r->lat->negative;
-			t->lat.outside += r->lat->outside;
+			rx_latency_merge(&t->lat, r->lat);
 		}
 		if (r->done != RX_STOP_FIN)
 			t->stop = r->done;
@@ -298,6 +298,9 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "bufsize", cfg->bufsize);
 	report_u64(r, "batch", cfg->batch);
 	report_u64(r, "threads", cfg->threads);
+	report_u64(r, "one_socket", (uint64_t)cfg->one_socket);
+	report_u64(r, "thread_received_min", t->thread_min);
+	report_u64(r, "thread_received_max", t->thread_max);
 	report_u64(r, "retain", cfg->retain);
 	report_f(r, "time_limit_s", cfg->time_s, 3);
 	report_f(r, "idle_s", cfg->idle_s, 3);

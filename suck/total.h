@@ -17,6 +17,7 @@ struct total {
 	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, truncated, allocs, bufs, calls,
 		 idle_calls, wakeups, unworked;
 	uint64_t queue_hwm;          /* pool: the most batches waiting in any thread's queue */
+	uint64_t thread_min, thread_max; /* the fewest and the most datagrams one thread received */
 	int64_t napi_id;             /* the first nonzero NAPI id of a thread's socket, else 0; -1
 					when no thread received (none was read) */
 	uint64_t first_ns, last_ns;  /* the receive window: first and last datagram, any thread */
@@ -42,6 +43,11 @@ struct total {
 
 /* Adds up n threads' counts; merges every tracker into rx[0]'s, which it changes. */
 void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t);
+
+/* one.c, --one-socket: the run's total from the accountant, with the threads' own figures
+ * (calls, the receive window, the stop, the work, --latency's delays, the received of each) from
+ * the n threads' hubs. */
+void one_sum(struct one *o, struct rx *hubs, unsigned n, int64_t kernel_drops, struct total *t);
 
 /* What main measured around the receive threads, for the report. */
 struct total_env {

@@ -22,6 +22,7 @@ struct variant {
 			     --xdp-zc apply, and its mech is reported as xdp_setup */
 	int echoes;       /* --echo applies: it flushes rx->echo after each batch (or takes one
 			     datagram a call) before its buffers are reused */
+	int shares;       /* --one-socket applies: its batches go to one_batch (one.c) */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno;
 					  VARIANT_USAGE, the message said */
 	void (*run)(struct rx *rx);

@@ -1,7 +1,7 @@
 # scripts/reproduce in quick mode (-t 1 -r 1). lua-2014: the 2014 protocol (1450 bytes, blast -b 1,
 # suck -w histogram, no warm-up) for copy, buffer and mmsg; reproduce.tsv with its documented
 # columns, the published rows beside this run's; reproduce.md in the 2014 shape with a paragraph
-# whose numbers are this run's; the published-vs-here plot. all: the three experiments, each in
+# whose numbers are this run's; the published-vs-here plot. all: the five experiments, each in
 # its own directory. gso-2018 and gro-2018: the protocol of each commit (checked in env.txt's
 # commands), the identities that make it that protocol (one datagram or 42 per send call; one
 # datagram per receive call, or 42 per GRO buffer), reproduce.tsv with the published rows,
@@ -68,7 +68,7 @@ usage_is() {
 	check "$u_what: says \"$u_says\"" grep -qF -- "$u_says" "$TMP/u.err"
 	check "$u_what: nothing on stdout" test ! -s "$TMP/u.out"
 }
-usage_is "an unknown experiment" "'bogus': no such experiment; accepted: lua-2014, gso-2018, gro-2018, all" bogus -o "$TMP/u1"
+usage_is "an unknown experiment" "'bogus': no such experiment; accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, all" bogus -o "$TMP/u1"
 usage_is "two experiments" "unexpected argument 'gro-2018'" gso-2018 gro-2018 -o "$TMP/u1"
 usage_is "the name after the options, checked alike" "'bogus': no such experiment" -t 1 bogus
 usage_is "all -o a result of one experiment" "holds the result of one experiment" all -t 1 -r 1 -o "$D"
@@ -78,19 +78,20 @@ SUCK_CMD="env" usage_is "gso-2018 with SUCK_CMD" "gso-2018 runs on this host's 1
 BLAST_CMD="env" usage_is "all with BLAST_CMD" "runs on this host's 127.0.0.1 only" -o "$TMP/u1"
 check "nothing written" test ! -e "$TMP/u1"
 
-# --- all: the three experiments, each into its own directory of -o DIR
+# --- all: the five experiments, each into its own directory of -o DIR (sendmmsg-2011 and
+# cloudflare-2015 are looked at closely in t_reproduce_rows)
 A=$TMP/all
 st=0
 sh scripts/reproduce all -t 1 -r 1 -o "$A" >"$TMP/a.out" 2>"$TMP/a.err" || st=$?
 check "all exits 0" test "$st" -eq 0
 [ "$st" -eq 0 ] || tail -n 20 "$TMP/a.err"
-check "all: one directory per experiment" test "$(ls "$A" | tr '\n' ' ')" = "gro-2018 gso-2018 lua-2014 "
-for e in lua-2014 gso-2018 gro-2018; do
+check "all: one directory per experiment" test "$(ls "$A" | tr '\n' ' ')" = "cloudflare-2015 gro-2018 gso-2018 lua-2014 sendmmsg-2011 "
+for e in lua-2014 gso-2018 gro-2018 sendmmsg-2011 cloudflare-2015; do
 	check "all: $e's env.txt has its own command" grep -q "^reproduce: scripts/reproduce $e -t 1 -r 1 -o $A/$e\$" "$A/$e/env.txt"
 	check "all: $e's env.txt names it" grep -q "^experiment: $e\$" "$A/$e/env.txt"
 	check "all: $e's reproduce.md" test -s "$A/$e/reproduce.md"
 done
-check "all: the three reproduce.md printed" test "$(grep -c '^# The 20' "$TMP/a.out")" -eq 3
+check "all: the five reproduce.md printed" test "$(grep -c -e '^# The 20' -e "^# Cloudflare's" "$TMP/a.out")" -eq 5
 check "all: lua-2014 as alone: the suite's files" sh -c "test -s '$A/lua-2014/runs.tsv' && test -s '$A/lua-2014/table.md'"
 
 # fx X: a ratio as reproduce.md prints it (3 decimals, then 2 below 10, 1 below 100)

@@ -8,10 +8,13 @@
 # A ratio here is the median of the ratios of every run of one row to every run of the other
 # (addratio): the rows' runs go in rounds, and this does not depend on how the rounds paired
 # them. Every ratio is written the way the published one is a gain (> 1 where the mechanism
-# helps), so "holds" means the interval lies above 1.
+# helps), so "holds" means the interval lies above 1. The published rows' source is pubsrc
+# (-v pubsrc=2011: sendmmsg-2011's; 2018 unless given).
 BEGIN {
 	FS = OFS = "\t"
 	SAME = 0.05 # within 5 % of the published ratio: "as large as published" whatever the spread
+	if (pubsrc == "")
+		pubsrc = "2018"
 }
 NR == 1 {
 	for (i = 1; i <= NF; i++)
@@ -50,7 +53,7 @@ function st(s, r, f,    a, k) {
 # med(s, r, f, fmt): the median for a table cell, in printf format fmt, "-" when there is none.
 function med(s, r, f, fmt) { return st(s, r, f) ? sprintf(fmt, M) : "-" }
 # pubv(r, f): the published value of row r.
-function pubv(r, f) { return n["2018", r] ? val["2018", r, 1, f] : "" }
+function pubv(r, f) { return n[pubsrc, r] ? val[pubsrc, r, 1, f] : "" }
 # fx(x): a ratio for people: 2.44, 17.2, 131
 function fx(x) {
 	x += 0
@@ -155,6 +158,14 @@ function rsentence(i, what,    h, s) {
 		return s ": reversed here. "
 	return s ": not beyond the spread of the runs, so this run cannot say whether it holds. "
 }
+# rnopub(i, what, up, down): "<what> Nx here (interval), <up>." for ratio i that has no published
+# counterpart: up above 1, down below, or not beyond the spread of the runs.
+function rnopub(i, what, up, down) {
+	if (rest[i] == "")
+		return what " not measured here. "
+	return what " " fx(rest[i]) "x" (rpct[i] + 0 > 0 ? " (" rpct[i] " % interval over the runs " fx(rlo[i]) ".." fx(rhi[i]) ")" : " (one run each: no interval)") \
+		(rholds(i) == "yes" ? ", " up : rholds(i) == "no" ? ", " down : ", not beyond the spread of the runs") ". "
+}
 # rtied(iB, iM, iC): the calls saved follow from the bytes per call and the bytes per second
 # gained (calls/s ratio = bytes per call ratio / bytes per second ratio): one sentence saying so.
 function rtied(iB, iM, iC) {
@@ -164,14 +175,16 @@ function rtied(iB, iM, iC) {
 		fx(rest[iB]), fx(rest[iM]), fx(rest[iB] / rest[iM]), fx(rpub[iB]), fx(rpub[iM]), fx(rpub[iB] / rpub[iM]))
 }
 function ratio_table(    i) {
-	print "| ratio | published (2018) | here | here: interval over the runs | the published effect here? |"
+	print "| ratio | published (" pubsrc ") | here | here: interval over the runs | the published effect here? |"
 	print "|---|---:|---:|---|---|"
 	for (i = 1; i <= nr; i++)
 		print "| " rlab[i] " | " (isnum(rpub[i]) ? fx(rpub[i]) : "-") " | " (rest[i] == "" ? "-" : fx(rest[i])) " | " rinterval(i) " | " rverdict(i) " |"
 }
-function ratio_dat(    i) {
-	for (i = 1; i <= nr; i++)
-		print rshort[i], rpub[i], rpub[i], rpub[i], (rest[i] == "" ? "NaN" : rest[i]), (rest[i] == "" ? "NaN" : rlo[i]), (rest[i] == "" ? "NaN" : rhi[i])
+function ratio_dat(    i, p) {
+	for (i = 1; i <= nr; i++) {
+		p = isnum(rpub[i]) ? rpub[i] : "NaN" # a ratio nobody published
+		print rshort[i], p, p, p, (rest[i] == "" ? "NaN" : rest[i]), (rest[i] == "" ? "NaN" : rlo[i]), (rest[i] == "" ? "NaN" : rhi[i])
+	}
 }
 # notes_list(): the notes of the runs (failed or skipped ones), as in the suite's table.md.
 function notes_list(    line, k) {

@@ -1,6 +1,8 @@
 /* Unit tests for the adding up behind both reports, apart from printing: suck's total_sum (sums
  * over threads, the receive window, the stop reason, dropped scaled by the datagrams per gro
- * buffer and capped at lost) and blast's flow_sum (sums, window, errors per errno). */
+ * buffer and capped at lost, the threads' least and most), --one-socket's one_batch and one_sum
+ * (one flow split between two threads, counted once into one tracker) and blast's flow_sum
+ * (sums, window, errors per errno). */
 #include <errno.h>
 #include <string.h>
 
@@ -49,6 +51,8 @@ static void test_threads(void)
 	CHECK(t.stop == RX_STOP_FIN, "stop fin");
 	CHECK(t.segs_per_buf == 1 && t.dropped == 5 && t.kernel_drops == 5, "one datagram a buffer: dropped %llu",
 	      (unsigned long long)t.dropped);
+	CHECK(t.thread_min == 0 && t.thread_max == 107, "threads' least %llu and most %llu received",
+	      (unsigned long long)t.thread_min, (unsigned long long)t.thread_max);
 
 	fresh();
 	rx[1].done = RX_STOP_SIGNAL;
@@ -116,6 +120,77 @@ static void test_pool(void)
 	CHECK(t.napi_id == 0, "read, none nonzero: 0 (%lld)", (long long)t.napi_id);
 }
 
+/* batch m: n data datagrams of flow 0 from sequence seq (dup: the last one again), then a fin
+ * for sent when sent > 0; 100 bytes each, one source. The count put in. */
+static int fill(struct rx_msgs *m, uint64_t seq, int n, int dup, uint64_t sent)
+{
+	int k = 0;
+
+	for (int i = 0; i < n + dup; i++, k++) {
+		struct wire_hdr h = { .type = WIRE_DATA, .flow = 0, .run_id = 77, .seq = seq + (uint64_t)(i < n ? i : n - 1) };
+		memset(m->iov[k].iov_base, 0x5a, 100);
+		wire_put_hdr(m->iov[k].iov_base, &h);
+		m->msgs[k].msg_len = 100;
+	}
+	if (sent) {
+		struct wire_hdr h = { .flow = 0, .run_id = 77 };
+		struct wire_fin f = { .sent = sent, .bytes = sent * 100, .duration_ns = 1000, .flows = 1, .size = 100 };
+		m->msgs[k].msg_len = (unsigned)wire_put_fin(m->iov[k].iov_base, &h, &f, NULL);
+		k++;
+	}
+	return k;
+}
+
+/* --one-socket: flow 0's datagrams reach two threads in turn (0..9 thread 0, 10..19 thread 1,
+ * 20..29 and a repeat of 29 thread 0, then the fin on thread 1, which says 35 were sent). One
+ * tracker: 30 valid, 1 dup, no foreign, 5 lost, sent from the fin; the threads' shares add up
+ * (21 and 10 received; the fin is no datagram), their calls and windows are theirs. */
+static void test_one(void)
+{
+	static struct rx_shared osh;
+	static struct rx hub[2];
+	struct suck_cfg c = cfg;
+	struct rx_msgs *m = rx_msgs_new(16, 2000, 0);
+	struct total t;
+	struct one *o;
+
+	c.threads = 2;
+	c.one_socket = 1;
+	c.batch = 16;
+	o = one_new(&c, -1, &osh, 2);
+	CHECK(o && m, "one_new, rx_msgs_new");
+	if (!o || !m)
+		return;
+	for (unsigned i = 0; i < 2; i++) {
+		CHECK(rx_init(&hub[i], -1, i, &c, &osh) == 0, "rx_init");
+		one_attach(o, &hub[i]);
+	}
+	one_batch(&hub[0], m, fill(m, 0, 10, 0, 0));
+	one_batch(&hub[1], m, fill(m, 10, 10, 0, 0));
+	one_batch(&hub[0], m, fill(m, 20, 10, 1, 0));
+	one_batch(&hub[1], m, fill(m, 0, 0, 0, 35));
+	hub[0].calls = 3; hub[1].calls = 2;
+	hub[0].done = hub[1].done = RX_STOP_FIN;
+	one_sum(o, hub, 2, 0, &t);
+	CHECK(t.seq.valid == 30 && t.seq.dup == 1 && t.foreign == 0 && t.other_src == 0,
+	      "one tracker: valid %llu dup %llu foreign %llu", (unsigned long long)t.seq.valid,
+	      (unsigned long long)t.seq.dup, (unsigned long long)t.foreign);
+	CHECK(t.seq.sent == 35 && !t.seq.sent_estimated && t.seq.lost == 5 && t.seq.fins == 1,
+	      "sent %llu from the fin, lost %llu", (unsigned long long)t.seq.sent, (unsigned long long)t.seq.lost);
+	CHECK(t.received == 31 && t.bytes == 3100, "received %llu", (unsigned long long)t.received);
+	CHECK(hub[0].received == 21 && hub[1].received == 10, "each thread's share: %llu and %llu",
+	      (unsigned long long)hub[0].received, (unsigned long long)hub[1].received);
+	CHECK(t.thread_min == 10 && t.thread_max == 21, "least %llu, most %llu", (unsigned long long)t.thread_min,
+	      (unsigned long long)t.thread_max);
+	CHECK(t.calls == 5 && t.stop == RX_STOP_FIN, "the threads' calls %llu", (unsigned long long)t.calls);
+	CHECK(t.first_ns && t.first_ns == hub[0].first_ns, "the window from the threads");
+	CHECK(t.bytes_check == 0, "some lost: the bytes cannot be checked (%d)", t.bytes_check);
+	for (unsigned i = 0; i < 2; i++)
+		rx_free(&hub[i]);
+	rx_msgs_free(m);
+	one_free(o);
+}
+
 static void test_flows(void)
 {
 	static struct flow fs[2];
@@ -140,6 +215,7 @@ int main(void)
 	test_threads();
 	test_gro_scaling();
 	test_pool();
+	test_one();
 	test_flows();
 	return unit_done("sum");
 }
