@@ -256,6 +256,9 @@ P=$TMP/po/p.txt
 check "perf --peer-only: the stand-in's sent pps" grep -q '^  iperf3 -u -b 0 -l 1450 (sent) *1000 \[1000 1000\]' "$P"
 check "perf --peer-only: its server's received pps" grep -q '^  *its server (received) *1000 \[1000 1000\]' "$P"
 check "perf --peer-only: blast into suck -m gro, with a figure" grep -q '^  blast (default) into suck -m gro (sent) *[0-9][0-9]* \[' "$P"
+check "perf --peer-only: blast into suck -m gro --spin, with a figure" grep -q '^  blast (default) into suck -m gro --spin (sent) *[0-9][0-9]* \[' "$P"
+check "perf --peer-only: suck --spin against the stand-in's server" grep -q '^  ratio suck gro --spin received/iperf3 server received *[0-9.]* \[' "$P"
+check "perf --peer-only: --spin said to be a finding" grep -q '^  --spin is a finding, not a target' "$P"
 check "perf --peer-only: four peer targets, two measured" test "$(grep -c -E '^  (met|NOT MET) .*iperf3 (client|server), 1450 B' "$P")" -eq 2
 check "perf --peer-only: no other section" sh -c "! grep -q -e '^send, into' -e '^receive, -w none' -e bare '$P'"
 check "perf --peer-only: the command says it" grep -q '^run: .* --peer-only ' "$P"

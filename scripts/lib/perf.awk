@@ -215,6 +215,12 @@ function pf_peer(s) {
 	pf_ppsfig(s, "iperf3", "pps", "iperf3 -u -b 0 -l " s " (sent)")
 	pf_ppsfig(s, "iperf3", "rcvd", "           its server (received)")
 	pf_gro(s)
+	# A finding, not a target: suck --spin never sleeps, so the sender pays no wakeup of it.
+	pf_ppsfig(s, "pps.grospin", "sent", "blast (default) into suck -m gro --spin (sent)")
+	pf_ppsfig(s, "pps.grospin", "pps", "           suck -m gro --spin (received)")
+	pf_ppsrat(s, "grospinsent", "iperf3", "pps", "ratio blast sent (suck --spin)/iperf3 sent")
+	pf_ppsrat(s, "pps.grospin", "iperf3rcvd", "pps", "ratio suck gro --spin received/iperf3 server received")
+	printf "  --spin is a finding, not a target: a receiver that never blocks costs its whole CPU\n"
 }
 function pf_xdp_targets(sz, n,    i) {
 	for (i = 1; i <= n; i++)
@@ -298,6 +304,8 @@ END {
 				v[s, "gsosent", "pps", r] = v[s, "pps.gso", "pps", r]
 			if ((s, "pps.gro", "sent", r) in v)
 				v[s, "grosent", "pps", r] = v[s, "pps.gro", "sent", r]
+			if ((s, "pps.grospin", "sent", r) in v)
+				v[s, "grospinsent", "pps", r] = v[s, "pps.grospin", "sent", r]
 			if ((s, "iperf3", "rcvd", r) in v)
 				v[s, "iperf3rcvd", "pps", r] = v[s, "iperf3", "rcvd", r]
 		}
