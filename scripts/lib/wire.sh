@@ -355,11 +355,8 @@ SINK_MAC=02:62:73:00:01:02 # the absent neighbour's (locally administered)
 # sink_up: builds the sink (above); sets SINK_NS, SINK_DEV, SINK_PEER, SINK_CMD.
 sink_up() {
 	[ -z "$SINK_NS" ] || return 0
+	sink_args
 	WIRE_SAYS=--sink
-	su_uid=$(id -u 2>/dev/null || echo unknown)
-	[ "$su_uid" = 0 ] || wire_skip "needs root (a network namespace and a veth pair), and this is uid $su_uid"
-	command -v ip >/dev/null 2>&1 || wire_skip "needs iproute2's ip, which is not installed (apt-get install iproute2)"
-	[ -e /proc/self/ns/net ] || wire_skip "this kernel has no network namespaces (/proc/self/ns/net)"
 	SINK_NS=bs-sink-$$
 	SINK_DEV=$(printf 'bs%07dk' "$$") SINK_PEER=$(printf 'bs%07dj' "$$")
 	wire_traps
@@ -378,6 +375,17 @@ sink_up() {
 	sink_drops >/dev/null || wire_skip "cannot read $SINK_DEV's tx_dropped in $SINK_NS"
 	WIRE_SAYS=
 	SINK_CMD="ip netns exec $SINK_NS"
+}
+# sink_args: with --sink (SINK=1; sink_up: always), exit 4 before anything is made or run when
+# this machine cannot build the sink: not root, no ip, no network namespaces.
+sink_args() {
+	[ "$SINK" = 1 ] || [ -z "${1:-}" ] || return 0
+	WIRE_SAYS=--sink
+	sa_uid=$(id -u 2>/dev/null || echo unknown)
+	[ "$sa_uid" = 0 ] || wire_skip "needs root (a network namespace and a veth pair), and this is uid $sa_uid"
+	command -v ip >/dev/null 2>&1 || wire_skip "needs iproute2's ip, which is not installed (apt-get install iproute2)"
+	[ -e /proc/self/ns/net ] || wire_skip "this kernel has no network namespaces (/proc/self/ns/net)"
+	WIRE_SAYS=
 }
 # sink_drops: SINK_DEV's tx_dropped, read inside SINK_NS (its /sys is the namespace's).
 sink_drops() { ip netns exec "$SINK_NS" cat "/sys/class/net/$SINK_DEV/statistics/tx_dropped"; }
