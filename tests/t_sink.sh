@@ -66,6 +66,7 @@ drive() {
 	shift
 	timeout 60 sh "$DRV" "$TMP/$dn.tsv" "$BIN/blast" "$@" >"$TMP/$dn.out" 2>"$TMP/$dn.err"
 	DST=$?
+	# shellcheck disable=SC2046 # the driver's line: words
 	set -- $(cat "$TMP/$dn.out")
 	DROPS=${2:-x} TXP=${4:-x} NS=${6:-}
 }
