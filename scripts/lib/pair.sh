@@ -45,6 +45,13 @@ PAIR_SKIP=      # pair_trial: the variants skipped, or * for every one
 # NAME.*; notes on its run say LABEL. pair_sink: the same for a receiver with no report (a sink).
 pair_rx() { pair_queue tsv "$@"; }
 pair_sink() { pair_queue none "$@"; }
+# pair_alone NAME LABEL PORT PREFIX: a pair with no receiver (the send-only sink, lib/wire.sh:
+# nothing on the host receives); its sender, queued by pair_tx, gets PORT for '{port}' and runs
+# through PREFIX instead of BLAST_CMD; only its report is judged.
+pair_alone() {
+	pair_queue alone "$1" "$2"
+	eval "PR_APORT_$PAIR_N=\$3 PR_APRE_$PAIR_N=\$4"
+}
 pair_queue() {
 	PAIR_N=$((PAIR_N + 1))
 	eval "PR_REPORT_$PAIR_N=\$1 PR_NAME_$PAIR_N=\$2 PR_LABEL_$PAIR_N=\$3"
@@ -65,10 +72,15 @@ pair_run() {
 	PAIR_N=0
 	pr_i=1
 	while [ $pr_i -le $pr_n ]; do
-		eval "pr_name=\$PR_NAME_$pr_i pr_line=\$PR_RX_$pr_i"
+		eval "pr_name=\$PR_NAME_$pr_i pr_line=\$PR_RX_$pr_i pr_rep=\$PR_REPORT_$pr_i"
 		eval "PR_ID_$pr_i=\$(run_id)"
 		run_key
 		eval "PR_KEY_$pr_i=\$RUN_KEY"
+		if [ "$pr_rep" = alone ]; then
+			eval "PR_RXPID_$pr_i= PR_RXST_$pr_i=0 PR_TXST_$pr_i=- PR_TXPID_$pr_i= PR_PORT_$pr_i=\$PR_APORT_$pr_i"
+			pr_i=$((pr_i + 1))
+			continue
+		fi
 		eval "pair_spawn \"\$SUCK_CMD\" \"\$pr_line\" \"\$PAIR_DIR/\$pr_name.suck\" '' \"\$PR_ID_$pr_i\" \"\$PR_KEY_$pr_i\""
 		eval "PR_RXPID_$pr_i=\$PAIR_PID PR_RXST_$pr_i= PR_TXST_$pr_i=- PR_TXPID_$pr_i="
 		pr_i=$((pr_i + 1))
@@ -95,6 +107,7 @@ pair_listen() {
 	pl_i=1
 	while [ $pl_i -le "$1" ]; do
 		eval "pl_pid=\$PR_RXPID_$pl_i pl_err=\$PAIR_DIR/\$PR_NAME_$pl_i.suck.err"
+		[ -n "$pl_pid" ] || { pl_i=$((pl_i + 1)); continue; } # pair_alone's: no receiver
 		pl_st=0
 		await_line "$pl_pid" "$pl_err" 'listening on .*:[0-9][0-9]*$' "$LISTEN_WAIT" || pl_st=$?
 		case $pl_st in
@@ -119,7 +132,8 @@ pair_listen() {
 pair_send() {
 	ps_i=1
 	while [ $ps_i -le "$1" ]; do
-		eval "pair_spawn \"\$BLAST_CMD\" \"\$PR_TX_$ps_i\" \"\$PAIR_DIR/\$PR_NAME_$ps_i.blast\" \"\$PR_PORT_$ps_i\" \"\$PR_ID_$ps_i\" \"\$PR_KEY_$ps_i\""
+		eval "ps_pre=\$BLAST_CMD; [ \"\$PR_REPORT_$ps_i\" != alone ] || ps_pre=\$PR_APRE_$ps_i"
+		eval "pair_spawn \"\$ps_pre\" \"\$PR_TX_$ps_i\" \"\$PAIR_DIR/\$PR_NAME_$ps_i.blast\" \"\$PR_PORT_$ps_i\" \"\$PR_ID_$ps_i\" \"\$PR_KEY_$ps_i\""
 		eval "PR_TXPID_$ps_i=\$PAIR_PID"
 		ps_i=$((ps_i + 1))
 	done
@@ -143,7 +157,8 @@ pair_judge() {
 	[ "$pj_rst:$pj_tst" = 0:0 ] || disk_check
 	pair_collect "$pj_name"
 	pj_f=${PAIR_KEEP:-$PAIR_DIR}/$pj_name
-	pj_r=$(pair_tool "$pj_rx")
+	pj_r=none
+	[ -z "$pj_rx" ] || pj_r=$(pair_tool "$pj_rx")
 	pj_t=$(pair_tool "$pj_tx")
 	pj_g=${pr_group:-$pj_label}
 	case $pj_rst:$pj_tst in
@@ -162,7 +177,7 @@ pair_judge() {
 		return 1
 	fi
 	for pj_side in blast suck; do
-		[ "$pj_side:$pj_report" != suck:none ] || continue
+		case $pj_side:$pj_report in suck:none | suck:alone) continue ;; esac
 		tsv_whole "$pj_f.$pj_side.tsv" && continue
 		disk_check
 		if [ $pj_side = suck ]; then pj_who=$pj_r; else pj_who=$pj_t; fi

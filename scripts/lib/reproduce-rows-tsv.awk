@@ -8,7 +8,8 @@
 # sendmmsg-2011: a send row (send-N) is blast -b N -g 1 into a fixed suck, measured by blast's
 #   datagrams per second (pps = sender_pps); a receive row (recv-N) is suck -m mmsg -b N behind a
 #   fixed blast, measured by suck's (pps = receiver_pps, over its receive window); a sink row
-#   (sink-N, when the tree has the send-only sink) as a send row.
+#   (sink-N, reproduce --sink) as a send row, its "receiver's report" the sink's check (the
+#   device's drops: dropped; received empty, nothing receives).
 # cloudflare-2015: every row is suck's datagrams per second, in millions (mpps); a published row
 #   has the middle of its range in mpps and the range in mpps_lo and mpps_hi.
 BEGIN {
@@ -102,8 +103,7 @@ END {
 	for (k = 1; k <= nrun; k++) {
 		b = lb[k]
 		s = ls[k]
-		# a sink reports nothing: its rows are blast's alone
-		if (!got[b] || (!got[s] && lrow[k] !~ /^sink-/))
+		if (!got[b] || !got[s])
 			continue
 		split("", v)
 		v["source"] = "here"
@@ -120,8 +120,13 @@ END {
 			v["batch"] = substr(lrow[k], 6)
 			v["sender_pps"] = rep[b, "pps"]
 			v["receiver_pps"] = rep[s, "pps"]
+			if (v["table"] == "sink") {
+				v["received"] = v["received_pct"] = v["receiver_pps"] = ""
+				v["how"] = "blast -s " rep[b, "size"] send " -> the send-only sink (" rep[s, "device"] " dropped " rep[s, "dropped"] " = sent + " rep[s, "fins"] " fins)"
+			}
 			if (v["table"] != "recv") {
-				v["how"] = "blast -s " rep[b, "size"] send " -> suck -m " rep[s, "variant"] " -b " rep[s, "batch"]
+				if (v["table"] == "send")
+					v["how"] = "blast -s " rep[b, "size"] send " -> suck -m " rep[s, "variant"] " -b " rep[s, "batch"]
 				v["duration_s"] = rep[b, "duration_s"]
 				v["sent"] = rep[b, "sent"]
 				v["pps"] = v["sender_pps"]

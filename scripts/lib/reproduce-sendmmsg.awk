@@ -120,10 +120,29 @@ END {
 			p = p sprintf("On 127.0.0.1 the receive path runs inside blast's send call (each datagram is queued to suck's socket there, or dropped when the socket is full), so the ratio includes a receive path per datagram that batching does not shorten, which the commit's NIC took off the sender; suck received %.1f %% of what blast sent at batch %d (median). ", rp, B[nb])
 	} else
 		p = p "Here the send rows have no run to compare: see the notes. "
-	if (sink)
+	if (sink) {
+		p = p "Into the send-only sink (no receiver on the host, the commit's own case: a veth without carrier whose qdisc drops every datagram, so the send path runs whole but for the driver and the wire): "
+		if (st("here", "sink-1", "pps") && st("here", "sink-" B[nb], "pps")) {
+			st("here", "sink-1", "pps"); k1 = M
+			st("here", "sink-" B[nb], "pps"); kn = M
+			p = p sprintf("blast sent %.0f datagrams per second at batch %d against %.0f at batch 1 (medians; the commit's box %s and %s). ", kn, B[nb], k1, pu[nb], pu[1])
+			if (st("here", "send-1", "pps") && st("here", "send-" B[nb], "pps")) {
+				st("here", "send-1", "pps"); h1 = M
+				st("here", "send-" B[nb], "pps"); hn = M
+				p = p sprintf("Without the receive path on the sender's CPU it sent %.2fx the datagrams per second of the send rows at batch 1 and %.2fx at batch %d. ", k1 / h1, kn / hn, B[nb])
+			}
+		}
 		p = p rsentence(ri["sink", nb], "Into the send-only sink, batch " B[nb] " over batch 1:")
-	else
-		p = p "Into a send-only sink (no receiver on the host, the commit's own case): not measured in this run. "
+		ks = kd = kr = 0
+		for (j = 1; j <= nb; j++)
+			for (i = 1; i <= n["here", "sink-" B[j]]; i++) {
+				kr++
+				ks += val["here", "sink-" B[j], i, "sent"]
+				kd += val["here", "sink-" B[j], i, "dropped"]
+			}
+		p = p sprintf("In each of the %d sink runs the device's tx_dropped rose by exactly blast's sent plus its fins (%.0f dropped for %.0f datagrams and %.0f fins in all; a run that did not match would be a failed run, in the notes): every datagram went down the send path and none left the device. ", kr, kd, ks, kd - ks)
+	} else
+		p = p "Into a send-only sink (no receiver on the host, the commit's own case): not measured in this run (scripts/reproduce sendmmsg-2011 --sink measures it, as root). "
 	p = p "The raw socket column is not made here: blast has no AF_PACKET sender. "
 	itop = ri["recv", nb]
 	p = p rnopub(itop, "The mirror, suck's datagrams per second with recvmmsg of " B[nb] " over one datagram a call:", "a gain", "a loss")

@@ -59,7 +59,8 @@ WIRE_MADE=      # the namespaces this run made, removed by wire_down
 WIRE_SET=       # what was set, for env.txt ("; " between items)
 WIRE_REFUSED=   # what the kernel did not take
 RXDEV_INFO=     # devinfo.sh's lines from suck's host
-WIRE_NEXT=      # the cleanup wire_cleanup runs before wire_down
+WIRE_NEXT=      # the cleanup wire_cleanup runs before wire_down and sink_down
+WIRE_SAYS=      # the option wire_skip names (--wire; sink_up: --sink)
 
 # wire_usage COLUMN: the options' lines for a command's usage, their text from COLUMN on.
 wire_usage() {
@@ -119,7 +120,7 @@ wire_args() {
 
 # wire_skip MESSAGE: exit 4 with MESSAGE (what was made is removed by the traps).
 wire_skip() {
-	echo "$PROG: --wire $*: not supported here (exit 4)" >&2
+	echo "$PROG: ${WIRE_SAYS:---wire} $*: not supported here (exit 4)" >&2
 	exit 4
 }
 
@@ -287,7 +288,7 @@ wire_describe() {
 # wire_traps: until result_traps replaces them, every exit runs the command's cleanup
 # (RESULT_CLEANUP, wire_down with it); a signal exits 130 or 143 as the result's traps do.
 wire_traps() {
-	if [ -z "$WIRE_NEXT" ]; then
+	if [ "$RESULT_CLEANUP" != wire_cleanup ]; then # once: wire_up and sink_up both call it
 		WIRE_NEXT=$RESULT_CLEANUP
 		RESULT_CLEANUP=wire_cleanup
 	fi
@@ -298,6 +299,7 @@ wire_traps() {
 wire_cleanup() {
 	$WIRE_NEXT
 	wire_down
+	sink_down
 }
 wire_on_signal() {
 	set +e
@@ -328,3 +330,77 @@ wire_down() {
 }
 # wire_ns_is NAME: a network namespace NAME exists.
 wire_ns_is() { ip netns list 2>/dev/null | awk -v n="$1" '$1 == n { f = 1 } END { exit !f }'; }
+
+# The send-only sink (reproduce sendmmsg-2011 --sink): a sender with no receiver on the host, as
+# a NIC takes packets away. This kernel has no dummy device; instead, one network namespace
+# SINK_NS (bs-sink-PID) holding both ends of a veth pair: SINK_DEV (bsPIDk) up with
+# 198.18.1.1/30 and 2001:2:0:1::1/64, its peer SINK_PEER (bsPIDj) left down, so SINK_DEV has no
+# carrier, its qdisc stays noop (dev_activate waits for a carrier) and every packet sent to
+# SINK_ADDR (198.18.1.2) or SINK_ADDR6 (2001:2:0:1::2), whose neighbour entries are permanent
+# (no ARP or ND), goes through the socket, UDP/IP output, routing and the neighbour output and
+# is dropped at the qdisc's enqueue, counted in SINK_DEV's tx_dropped (sink_drops). The send
+# call succeeds (NET_XMIT_CN is no error) and no ICMP comes back. Not included: the driver, the
+# wire, and the segmentation of a GSO message, which happens after the qdisc: a GSO message is
+# one drop (measured: blast -s 1000 -n 10000, 64 segments a message, 157 drops + 16 fins, the
+# same with tx-udp-segmentation, tx-generic-segmentation and scatter-gather off), so the sink
+# rows send with -g 1, where the drops are exactly blast's sent + fins.
+# blast runs in it through SINK_CMD ("ip netns exec SINK_NS"). The namespace is recorded before
+# it is made and removed by sink_down from the command's cleanup (wire_traps, as wire_up's), on
+# every exit; deleting it deletes both ends. Exit 4 as --wire's: not root, no ip, no veth.
+SINK=0          # --sink
+SINK_NS='' SINK_DEV='' SINK_PEER='' SINK_CMD='' SINK_MADE=''
+SINK_SRC=198.18.1.1 SINK_SRC6=2001:2:0:1::1 SINK_ADDR=198.18.1.2 SINK_ADDR6=2001:2:0:1::2
+SINK_MAC=02:62:73:00:01:02 # the absent neighbour's (locally administered)
+
+# sink_up: builds the sink (above); sets SINK_NS, SINK_DEV, SINK_PEER, SINK_CMD.
+sink_up() {
+	[ -z "$SINK_NS" ] || return 0
+	sink_args
+	WIRE_SAYS=--sink
+	SINK_NS=bs-sink-$$
+	SINK_DEV=$(printf 'bs%07dk' "$$") SINK_PEER=$(printf 'bs%07dj' "$$")
+	wire_traps
+	! wire_ns_is "$SINK_NS" || die "a network namespace $SINK_NS exists already: not this run's, left as it is"
+	SINK_MADE=$SINK_NS # before it exists: a signal between the two cannot leak it
+	wire_ip "cannot make a network namespace" netns add "$SINK_NS"
+	wire_ip "cannot make a veth pair" -n "$SINK_NS" link add "$SINK_DEV" type veth peer name "$SINK_PEER"
+	wire_ip "cannot bring lo up" -n "$SINK_NS" link set lo up
+	wire_ip "cannot address the sink's device" -n "$SINK_NS" addr add "$SINK_SRC/30" dev "$SINK_DEV"
+	wire_ip "cannot give the sink's device an IPv6 address" -n "$SINK_NS" addr add "$SINK_SRC6/64" dev "$SINK_DEV" nodad
+	wire_ip "cannot bring the sink's device up" -n "$SINK_NS" link set "$SINK_DEV" up
+	for su_a in "$SINK_ADDR" "$SINK_ADDR6"; do
+		wire_ip "cannot set the neighbour entry of $su_a" -n "$SINK_NS" neigh replace "$su_a" \
+			lladdr "$SINK_MAC" dev "$SINK_DEV" nud permanent
+	done
+	sink_drops >/dev/null || wire_skip "cannot read $SINK_DEV's tx_dropped in $SINK_NS"
+	WIRE_SAYS=
+	SINK_CMD="ip netns exec $SINK_NS"
+}
+# sink_args: with --sink (SINK=1; sink_up: always), exit 4 before anything is made or run when
+# this machine cannot build the sink: not root, no ip, no network namespaces.
+sink_args() {
+	[ "$SINK" = 1 ] || [ -z "${1:-}" ] || return 0
+	WIRE_SAYS=--sink
+	sa_uid=$(id -u 2>/dev/null || echo unknown)
+	[ "$sa_uid" = 0 ] || wire_skip "needs root (a network namespace and a veth pair), and this is uid $sa_uid"
+	command -v ip >/dev/null 2>&1 || wire_skip "needs iproute2's ip, which is not installed (apt-get install iproute2)"
+	[ -e /proc/self/ns/net ] || wire_skip "this kernel has no network namespaces (/proc/self/ns/net)"
+	WIRE_SAYS=
+}
+# sink_drops: SINK_DEV's tx_dropped, read inside SINK_NS (its /sys is the namespace's).
+sink_drops() { ip netns exec "$SINK_NS" cat "/sys/class/net/$SINK_DEV/statistics/tx_dropped"; }
+# sink_sent: SINK_DEV's tx_packets: 0 while the sink holds (nothing left the device).
+sink_sent() { ip netns exec "$SINK_NS" cat "/sys/class/net/$SINK_DEV/statistics/tx_packets"; }
+# sink_env: env.txt's lines of the sink; nothing without one.
+sink_env() {
+	[ -n "$SINK_NS" ] || return 0
+	echo "sink: network namespace $SINK_NS, veth $SINK_DEV ($SINK_SRC, $SINK_SRC6; up, no carrier) -> $SINK_PEER (down); $SINK_ADDR and $SINK_ADDR6 permanent neighbours; drops counted in $SINK_DEV's tx_dropped; removed at the end"
+}
+# sink_down: removes the sink's namespace (and both ends of its veth); says so if it could not.
+sink_down() {
+	for sd_ns in $SINK_MADE; do
+		ip netns del "$sd_ns" 2>/dev/null && continue
+		! wire_ns_is "$sd_ns" || echo "$PROG: could not remove network namespace $sd_ns: ip netns del $sd_ns" >&2
+	done
+	SINK_MADE=
+}
