@@ -31,6 +31,7 @@
 #define BLAST_MAX_OUTSTANDING 4096 /* --outstanding */
 #define BLAST_MIX_CYCLE 65536  /* -s as a mix: sizes in its cycle (the weights' sum, MAX-MIN+1) */
 #define BLAST_MIX_KINDS 16     /* ... sizes in a weighted list */
+#define ZC_SLOTS        16     /* --zerocopy: send calls' buffers in the ring (zc.c) */
 _Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be one suck tracks");
 
 enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
@@ -78,6 +79,7 @@ struct blast_cfg {
 	const char *mc_if;     /* --mc-if: the group's outgoing interface, NULL = the route's */
 	unsigned mc_ifindex;
 	int mc_loop;           /* --mc-loop: local receivers get a copy (IP_MULTICAST_LOOP) */
+	int zerocopy;          /* --zerocopy: SO_ZEROCOPY, MSG_ZEROCOPY on every send call (zc.c) */
 	struct blast_mix mix;  /* -s as a mix; last, so the one-size loop's fields stay where they were */
 };
 
@@ -156,11 +158,21 @@ struct flow {
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */
 	struct rtt_flow *rtt;   /* --rtt: the requests in flight and the round trips (rtt.c) */
 	unsigned mix_pos;       /* a size mix: the cycle's next size (last: see blast_cfg's mix) */
+	/* --zerocopy (zc.c): bufs is a ring of ZC_SLOTS slots of zc_slot_bytes each */
+	struct zc *zc;
+	size_t zc_slot_bytes;
+	uint64_t zc_sends;       /* messages sent with MSG_ZEROCOPY */
+	uint64_t zc_completions; /* of those, reported complete on the error queue */
+	uint64_t zc_copied;      /* of those, with SO_EE_CODE_ZEROCOPY_COPIED */
+	uint64_t zc_enobufs;     /* send calls refused with ENOBUFS (then sent again) */
+	uint64_t zc_waits;       /* calls that waited for their slot's completions */
+	uint64_t zc_foreign;     /* error-queue entries that were not blast's completions */
 };
 
 /* The flows of a run added up, apart from printing them. */
 struct flow_total {
 	uint64_t sent, bytes, calls, errors, fins, start_ns, end_ns;
+	uint64_t zc_sends, zc_completions, zc_copied, zc_enobufs, zc_waits, zc_foreign;
 	enum blast_stop stop;   /* the most severe of the flows' */
 	struct hist gaps;
 	char detail[256];       /* errors per errno name */
@@ -171,7 +183,20 @@ int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
 void flow_run(struct flow *f);  /* the send loop, then the fins */
 void flow_run_mix(struct flow *f); /* the same for a size mix (-s as a mix) */
+void flow_run_zc(struct flow *f);  /* the same with --zerocopy */
 void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated until suck is gone */
+
+/* zc.c: --zerocopy. zc_socket sets SO_ZEROCOPY (-1: this kernel has none, f->error says
+ * it); zc_setup/zc_free the ring's state; zc_take returns the slot the next call lays out in,
+ * waiting for its completions, and the call's flags (NULL: the flow stops, f->stop says why);
+ * zc_result takes the call's outcome (n, its errno, the messages sent); zc_drain waits for the
+ * last completions, at most 2 s. */
+int zc_socket(struct flow *f);
+int zc_setup(struct flow *f);
+void zc_free(struct flow *f);
+uint8_t *zc_take(struct flow *f, int *flags);
+void zc_result(struct flow *f, long n, int e, unsigned msgs, int flags);
+void zc_drain(struct flow *f);
 
 /* rtt.c: --rtt. rtt_setup allocates a flow's requests in flight (-1: no memory), rtt_run is its
  * loop instead of flow_run (the fins included), rtt_sum adds the flows' round trips up. */

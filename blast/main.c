@@ -83,6 +83,8 @@ static void usage(FILE *out)
 "      --dscp N         the same as --tos N*4: DSCP 0..63, ECN bits 0\n"
 "      --ttl N          TTL (IPv4) or hop limit (IPv6), 1..255 (the kernel's; a group's 1)\n"
 "      --priority N     SO_PRIORITY of the socket, 0..%d (above 6: CAP_NET_ADMIN)\n"
+"      --zerocopy       MSG_ZEROCOPY on every send call (SO_ZEROCOPY): the kernel sends\n"
+"                       from blast's pages where it can; completions counted (zc_*)\n"
 "      --cpu N          pin flow i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -97,7 +99,7 @@ static void usage(FILE *out)
 static void parse(int argc, char **argv)
 {
 	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK, O_TOS, O_DSCP, O_TTL, O_PRIO,
-	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP };
+	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP, O_ZEROCOPY };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -115,6 +117,7 @@ static void parse(int argc, char **argv)
 		{ "rtt-timeout", required_argument, 0, O_RTT_TIMEOUT },
 		{ "reply-size", required_argument, 0, O_REPLY_SIZE },
 		{ "mc-if", required_argument, 0, O_MC_IF }, { "mc-loop", no_argument, 0, O_MC_LOOP },
+		{ "zerocopy", no_argument, 0, O_ZEROCOPY },
 		{ 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *reply_arg = NULL, *err;
@@ -169,6 +172,7 @@ static void parse(int argc, char **argv)
 				opt_die("--mc-if '%s': no such interface here", optarg);
 			break;
 		case O_MC_LOOP: cfg.mc_loop = 1; break;
+		case O_ZEROCOPY: cfg.zerocopy = 1; break;
 		case 'h': usage(stdout); opt_done();
 		case 'V': printf("blast %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -205,6 +209,8 @@ static void parse(int argc, char **argv)
 			"a mix sends one datagram per message (-g 1)", segs_arg, size_arg);
 	if (cfg.mix.n && cfg.rtt)
 		opt_die("--rtt with the size mix '%s': a round trip is of one size; give -s N", size_arg);
+	if (cfg.mix.n && cfg.zerocopy)
+		opt_die("--zerocopy with the size mix '%s': --zerocopy sends one size; give -s N", size_arg);
 	if (cfg.mix.n)
 		cfg.segs = 1;
 	if (rtt_only && !cfg.rtt)
@@ -212,9 +218,10 @@ static void parse(int argc, char **argv)
 	if (reply_arg)
 		cfg.reply_size = (unsigned)opt_u64("--reply-size", reply_arg, OPT_BYTES, WIRE_HDR_LEN, max);
 	/* A round trip is one request a send call, unpaced: the shape options do not apply. */
-	if (cfg.rtt && (cfg.rate || batch_set || segs_arg || cfg.raw))
+	if (cfg.rtt && (cfg.rate || batch_set || segs_arg || cfg.raw || cfg.zerocopy))
 		opt_die("--rtt with %s: a round trip is one request per send call, each answered; "
-			"-r, -b, -g and --raw do not apply", cfg.rate ? "-r" : batch_set ? "-b" : segs_arg ? "-g" : "--raw");
+			"-r, -b, -g, --raw and --zerocopy do not apply",
+			cfg.rate ? "-r" : batch_set ? "-b" : segs_arg ? "-g" : cfg.raw ? "--raw" : "--zerocopy");
 	if (cfg.rtt) {
 		cfg.segs = 1;
 		cfg.batch = 1;
@@ -272,6 +279,10 @@ static int open_socket(struct flow *f)
 	}
 	if (gso_socket(f) < 0)
 		exit(4);
+	if (cfg.zerocopy && zc_socket(f) < 0) {
+		fprintf(stderr, "blast: %s: %s\n", f->error.call, strerror(f->error.err));
+		exit(4);
+	}
 	return 0;
 }
 
@@ -285,6 +296,8 @@ static void *flow_thread(void *arg)
 		rtt_run(f);
 	else if (cfg.mix.n)
 		flow_run_mix(f);
+	else if (cfg.zerocopy)
+		flow_run_zc(f);
 	else
 		flow_run(f);
 	progress_flow_done();
@@ -384,6 +397,23 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 	}
 }
 
+/* --zerocopy's counts (blast.h says each), '-' without it. */
+static void add_zc(struct report *r, const struct flow_total *t)
+{
+	static const char *const keys[] = { "zc_sends", "zc_completions", "zc_copied", "zc_enobufs",
+					    "zc_waits", "zc_foreign" };
+	const uint64_t v[] = { t->zc_sends, t->zc_completions, t->zc_copied, t->zc_enobufs, t->zc_waits,
+			       t->zc_foreign };
+
+	report_u64(r, "zerocopy", (uint64_t)cfg.zerocopy);
+	for (unsigned i = 0; i < sizeof keys / sizeof *keys; i++) {
+		if (cfg.zerocopy)
+			report_u64(r, keys[i], v[i]);
+		else
+			report_none(r, keys[i]);
+	}
+}
+
 /* Prints the run's figures; the adding up is flow_sum's (send.c). */
 static void add_report(struct report *r, const struct flow *fs, const struct sys_cpu *c0,
 		       const struct sys_cpu *c1)
@@ -436,6 +466,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_u64(r, "count_limit", cfg.count);
 	add_marks(r);
 	add_rtt(r, fs, dur);
+	add_zc(r, &t);
 }
 
 /* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
@@ -480,6 +511,7 @@ static int check(void)
 	report_f(&r, "interval_s", cfg.interval_s, 3);
 	add_marks(&r);
 	add_rtt_opts(&r);
+	report_u64(&r, "zerocopy", (uint64_t)cfg.zerocopy);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		return 1;

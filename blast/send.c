@@ -56,6 +56,13 @@ int flow_setup(struct flow *f)
 		if (slots < BLAST_PLAIN_BATCH)
 			slots = BLAST_PLAIN_BATCH;
 	}
+	/* --zerocopy: ZC_SLOTS calls' buffers, a ring (zc.c), the headers written in each */
+	f->zc_slot_bytes = dgrams * cfg->size;
+	if (cfg->zerocopy) {
+		dgrams *= ZC_SLOTS;
+		if (zc_setup(f) < 0)
+			return -1;
+	}
 	f->bufs = malloc(dgrams * cfg->size);
 	f->msgs = calloc(slots, sizeof *f->msgs);
 	f->iov = calloc(slots, sizeof *f->iov);
@@ -78,21 +85,23 @@ int flow_setup(struct flow *f)
 
 void flow_free(struct flow *f)
 {
+	zc_free(f);
 	free(f->bufs);
 	free(f->msgs);
 	free(f->iov);
 }
 
-/* Lays out dgrams datagrams over the messages (each full but maybe the last) and stamps their
- * headers; returns the number of messages. */
-static unsigned layout(struct flow *f, unsigned dgrams, uint64_t send_ns)
+/* Lays out dgrams datagrams from base over the messages (each full but maybe the last) and
+ * stamps their headers; returns the number of messages. */
+static inline __attribute__((always_inline)) unsigned layout(struct flow *f, uint8_t *base, unsigned dgrams,
+							      uint64_t send_ns)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	unsigned msgs = 0;
 
 	if (!cfg->raw) {
 		uint64_t be_ns = htobe64(send_ns);
-		uint8_t *p = f->bufs;
+		uint8_t *p = base;
 		for (uint64_t seq = f->sent, end = f->sent + dgrams; seq < end; seq++, p += cfg->size)
 			wire_put_seq_be(p, seq, be_ns);
 	}
@@ -129,7 +138,7 @@ static inline __attribute__((always_inline)) void count_error(struct flow *f, in
 static long send_call(struct flow *f, unsigned dgrams, uint64_t send_ns)
 {
 	const struct blast_cfg *cfg = f->cfg;
-	unsigned msgs = layout(f, dgrams, send_ns);
+	unsigned msgs = layout(f, f->bufs, dgrams, send_ns);
 	long datagrams = 0;
 	int n;
 
@@ -142,6 +151,35 @@ static long send_call(struct flow *f, unsigned dgrams, uint64_t send_ns)
 		return -1;
 	for (int m = 0; m < n; m++)
 		datagrams += (long)(f->iov[m].iov_len / cfg->size);
+	return datagrams;
+}
+
+/* --zerocopy's send call: send_call's, from the ring's slot at base, with flags (MSG_ZEROCOPY
+ * or, once after a refusal with nothing in flight, none); the messages sent in *sent_msgs. */
+static long zc_call(struct flow *f, uint8_t *base, unsigned dgrams, uint64_t send_ns, int flags,
+		    unsigned *sent_msgs)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	unsigned msgs = layout(f, base, dgrams, send_ns);
+	size_t per_msg = (size_t)f->segs * cfg->size;
+	long datagrams = 0;
+	int n;
+
+	*sent_msgs = 0;
+	if (msgs == 1) {
+		if (send(f->fd, base, f->iov[0].iov_len, flags) < 0)
+			return -1;
+		*sent_msgs = 1;
+		return (long)dgrams;
+	}
+	for (unsigned m = 0; m < msgs; m++)
+		f->iov[m].iov_base = base + m * per_msg;
+	n = sendmmsg(f->fd, f->msgs, msgs, flags);
+	if (n < 0)
+		return -1;
+	for (int m = 0; m < n; m++)
+		datagrams += (long)(f->iov[m].iov_len / cfg->size);
+	*sent_msgs = (unsigned)n;
 	return datagrams;
 }
 
@@ -216,9 +254,11 @@ void flow_fins(struct flow *f, uint64_t duration_ns)
 }
 
 /* The send loop, written once (send_loop.h) and compiled for each case on its own: flow_run for
- * one size, flow_run_mix for a size mix (flow_thread in main.c picks). */
+ * one size, flow_run_mix for a size mix, flow_run_zc for --zerocopy (flow_thread in main.c
+ * picks). */
 #define SEND_LOOP flow_run
 #define SEND_MIXED 0
+#define SEND_ZC 0
 #include "send_loop.h"
 #undef SEND_LOOP
 #undef SEND_MIXED
@@ -227,6 +267,14 @@ void flow_fins(struct flow *f, uint64_t duration_ns)
 #include "send_loop.h"
 #undef SEND_LOOP
 #undef SEND_MIXED
+#undef SEND_ZC
+#define SEND_LOOP flow_run_zc
+#define SEND_MIXED 0
+#define SEND_ZC 1
+#include "send_loop.h"
+#undef SEND_LOOP
+#undef SEND_MIXED
+#undef SEND_ZC
 
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
 {
@@ -239,6 +287,12 @@ void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
 		t->calls += f->calls;
 		t->errors += f->errors;
 		t->fins += f->fins;
+		t->zc_sends += f->zc_sends;
+		t->zc_completions += f->zc_completions;
+		t->zc_copied += f->zc_copied;
+		t->zc_enobufs += f->zc_enobufs;
+		t->zc_waits += f->zc_waits;
+		t->zc_foreign += f->zc_foreign;
 		if (!t->start_ns || f->start_ns < t->start_ns)
 			t->start_ns = f->start_ns;
 		if (f->end_ns > t->end_ns)

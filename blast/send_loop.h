@@ -1,6 +1,7 @@
-/* send_loop: a flow's send loop, written once and compiled twice by send.c: SEND_LOOP is the
- * function's name, SEND_MIXED 0 (one size: flow_run) or 1 (a size mix: flow_run_mix), a
- * constant, so each copy is compiled for its case alone. The one-size copy is the loop as it
+/* send_loop: a flow's send loop, written once and compiled three times by send.c: SEND_LOOP is
+ * the function's name, SEND_MIXED 0 (one size: flow_run) or 1 (a size mix: flow_run_mix), and
+ * SEND_ZC 1 for --zerocopy (one size: flow_run_zc), constants, so each copy is compiled for its
+ * case alone. The one-size copy is the loop as it
  * was before mixes, instruction for instruction (DESIGN.md says how that was checked): a mix
  * costs -s N nothing. No include guard: included once per case. */
 void SEND_LOOP(struct flow *f)
@@ -34,7 +35,19 @@ void SEND_LOOP(struct flow *f)
 		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
 			continue;
 		uint64_t mix_bytes = 0;
-		n = SEND_MIXED ? mix_call(f, want, now + wall, &mix_bytes) : send_call(f, want, now + wall);
+		if (SEND_ZC) {
+			/* the ring's next slot, once the kernel is done with it (zc.c) */
+			int zflags = 0;
+			unsigned zmsgs = 0;
+			uint8_t *base = zc_take(f, &zflags);
+			if (!base)
+				break;
+			n = zc_call(f, base, want, now + wall, zflags, &zmsgs);
+			int e = errno; /* zc_result reads the error queue: the call's errno kept */
+			zc_result(f, n, e, zmsgs, zflags);
+			errno = e;
+		} else
+			n = SEND_MIXED ? mix_call(f, want, now + wall, &mix_bytes) : send_call(f, want, now + wall);
 		f->calls++;
 		if (n < 0 && gso_refused(f, errno)) {
 			/* Nothing of this call left: its sequence numbers go out again, unsegmented. */
@@ -72,6 +85,8 @@ void SEND_LOOP(struct flow *f)
 		if (until > f->end_ns)
 			f->end_ns = until;
 	}
+	if (SEND_ZC)
+		zc_drain(f);
 	if (!cfg->raw)
 		send_fins(f, f->end_ns - f->start_ns);
 }

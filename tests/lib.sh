@@ -176,3 +176,47 @@ early_int() {
 	check "$ei_d: nothing written" test ! -e "$ei_out"
 	check "$ei_d: no staging directory" test -z "$(find "$(dirname "$ei_out")" -maxdepth 1 -name '.*.tmp' | head -n 1)"
 }
+
+# sink_driver: writes a driver into scripts/ (lib/base.sh finds the tree by its $0) and prints
+# its path, which the caller removes. `sh DRIVER OUT CMD...` brings the send-only sink up
+# (scripts/lib/wire.sh sink_up; SINK_MTU in the environment: its device's MTU), runs CMD in the
+# sink's namespace with its output in OUT, prints "drops D tx_packets N ns NAME" (D: the
+# device's drops while CMD ran, N: what left it) and takes the sink down on every exit.
+sink_driver() {
+	sd_f=scripts/.${TESTNAME}_driver.$$
+	cat >"$sd_f" <<'EOS'
+PROG=sink_driver
+usage() { :; }
+. "$(dirname "$0")/lib/base.sh"
+. "$LIB/tools.sh"
+. "$LIB/result.sh"
+. "$LIB/pair.sh"
+. "$LIB/wire.sh"
+OUT=$1
+shift
+sink_up
+echo "ns $SINK_NS dev $SINK_DEV" >&2
+d0=$(sink_drops) p0=$(sink_sent)
+$SINK_CMD "$@" >"$OUT" &
+b=$!
+wait "$b"
+echo "drops $(($(sink_drops) - d0)) tx_packets $(($(sink_sent) - p0)) ns $SINK_NS"
+EOS
+	echo "$sd_f"
+}
+# sink_gone NS: no namespace NS and no device of its pid left.
+sink_gone() {
+	ip netns list 2>/dev/null | awk -v n="$1" '$1 == n { f = 1 } END { exit f }' || { echo "namespace $1 left"; return 1; }
+	! ip -o link show 2>/dev/null | grep -q "bs$(printf '%07d' "${1#bs-sink-}")" || { echo "a device of $1 left"; return 1; }
+}
+# sink_drive NAME ARGS...: the driver $DRV with blast ARGS, bounded; sets DST (its exit), DROPS,
+# TXP, NS; blast's report in $TMP/NAME.tsv.
+sink_drive() {
+	dn=$1
+	shift
+	timeout 60 sh "$DRV" "$TMP/$dn.tsv" "$BIN/blast" "$@" >"$TMP/$dn.out" 2>"$TMP/$dn.err"
+	DST=$?
+	# shellcheck disable=SC2046 # the driver's line: words
+	set -- $(cat "$TMP/$dn.out")
+	DROPS=${2:-x} TXP=${4:-x} NS=${6:-}
+}

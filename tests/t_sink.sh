@@ -8,27 +8,7 @@
 # inside the namespace the driver makes, to 198.18.1.2 and 2001:2:0:1::2.
 . tests/lib.sh
 
-# A driver in scripts/ (base.sh finds the tree by its $0): the sink up, blast ARGS in it, a
-# line "drops SENT_DELTA_DROPS tx_packets N ns NAME" and blast's report in $TMP/drv.tsv.
-DRV=scripts/.t_sink_driver.$$
-cat >"$DRV" <<'EOS'
-PROG=t_sink
-usage() { :; }
-. "$(dirname "$0")/lib/base.sh"
-. "$LIB/tools.sh"
-. "$LIB/result.sh"
-. "$LIB/pair.sh"
-. "$LIB/wire.sh"
-OUT=$1
-shift
-sink_up
-echo "ns $SINK_NS dev $SINK_DEV" >&2
-d0=$(sink_drops) p0=$(sink_sent)
-$SINK_CMD "$@" >"$OUT" &
-b=$!
-wait "$b"
-echo "drops $(($(sink_drops) - d0)) tx_packets $(($(sink_sent) - p0)) ns $SINK_NS"
-EOS
+DRV=$(sink_driver)
 trap 'rm -f "$DRV"; for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 
 # --- without root: exit 4 and its message
@@ -55,22 +35,7 @@ check "--sink with gro-2018: says why" grep -qF -- "--sink: only for sendmmsg-20
 
 need_root_ip "the sink"
 
-# gone NS: no namespace NS and no device of its pid left.
-gone() {
-	ip netns list 2>/dev/null | awk -v n="$1" '$1 == n { f = 1 } END { exit f }' || { echo "namespace $1 left"; return 1; }
-	! ip -o link show 2>/dev/null | grep -q "bs$(printf '%07d' "${1#bs-sink-}")" || { echo "a device of $1 left"; return 1; }
-}
-# drive NAME ARGS...: the driver with blast ARGS; sets DROPS, TXP, NS; blast's report $TMP/NAME.tsv.
-drive() {
-	dn=$1
-	shift
-	timeout 60 sh "$DRV" "$TMP/$dn.tsv" "$BIN/blast" "$@" >"$TMP/$dn.out" 2>"$TMP/$dn.err"
-	DST=$?
-	# shellcheck disable=SC2046 # the driver's line: words
-	set -- $(cat "$TMP/$dn.out")
-	DROPS=${2:-x} TXP=${4:-x} NS=${6:-}
-}
-drive probe -a 198.18.1.2 -p 9 -s 64 -b 8 -g 1 -n 10 -t 0 -o tsv
+sink_drive probe -a 198.18.1.2 -p 9 -s 64 -b 8 -g 1 -n 10 -t 0 -o tsv
 if [ "$DST" -eq 4 ]; then
 	skip "the sink cannot be built here: $(head -n 1 "$TMP/probe.err")"
 	done_tests
@@ -79,17 +44,17 @@ fi
 for r in "n:-a 198.18.1.2 -n 100000 -t 0" "timed:-a 198.18.1.2 -t 0.3" "v6:-a 2001:2:0:1::2 -n 20000 -t 0" "flows:-a 198.18.1.2 -j 2 -t 0.2"; do
 	name=${r%%:*}
 	# shellcheck disable=SC2086
-	drive "$name" -p 9 -s 64 -b 16 -g 1 -o tsv ${r#*:}
+	sink_drive "$name" -p 9 -s 64 -b 16 -g 1 -o tsv ${r#*:}
 	f=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } NR == 2 { print $h["fins"] }' "$TMP/$name.tsv")
 	s=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } NR == 2 { print $h["sent"] }' "$TMP/$name.tsv")
 	check "$name -g 1: driver exit 0 (got $DST)" test "$DST" -eq 0
 	check "$name -g 1: datagrams sent ($s)" test "${s:-0}" -gt 0
 	check "$name -g 1: drops == sent + fins exactly ($DROPS == $s + $f)" test "$DROPS" = "$((s + f))"
 	check "$name -g 1: nothing left the device (tx_packets $TXP)" test "$TXP" = 0
-	check "$name: the sink removed after the run" gone "$NS"
+	check "$name: the sink removed after the run" sink_gone "$NS"
 done
 # GSO: a message of 16 datagrams is one drop, not 16 (the qdisc comes before segmentation).
-drive gso -a 198.18.1.2 -p 9 -s 1000 -g 16 -b 1 -n 1000 -t 0 -o tsv
+sink_drive gso -a 198.18.1.2 -p 9 -s 1000 -g 16 -b 1 -n 1000 -t 0 -o tsv
 s=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } NR == 2 { print $h["sent"] }' "$TMP/gso.tsv")
 f=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } NR == 2 { print $h["fins"] }' "$TMP/gso.tsv")
 g=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i } NR == 2 { print $h["gso"] }' "$TMP/gso.tsv")
@@ -99,7 +64,7 @@ if [ "$g" = 16 ]; then
 else
 	skip "no UDP GSO here (blast's gso $g): the GSO drop count not checked"
 fi
-check "GSO: the sink removed" gone "$NS"
+check "GSO: the sink removed" sink_gone "$NS"
 
 # Signals mid-run: SIGTERM and SIGINT while blast sends for 20 s (its -t bounds the run;
 # env execs sh, so P is the driver's pid and its namespace bs-sink-P); the sink goes with it.
@@ -116,7 +81,7 @@ for sig in TERM INT; do
 	kill -"$sig" "$P"
 	if wait_pid "$P" 15; then wait "$P"; st=$?; else st=hung; fi
 	check "SIG$sig: the driver ended ($st)" test "$st" != hung
-	check "SIG$sig: the sink removed" gone "bs-sink-$P"
+	check "SIG$sig: the sink removed" sink_gone "bs-sink-$P"
 done
 
 # reproduce sendmmsg-2011 --sink at its smallest: sink rows, each checked.
@@ -134,5 +99,5 @@ done
 check "reproduce.md: the sink's table" grep -qF '## Sending into the send-only sink' "$D/reproduce.md"
 check "reproduce.md: the paragraph from the numbers" grep -q 'In each of the 7 sink runs the device.s tx_dropped rose by exactly' "$D/reproduce.md"
 check "env.txt: the sink" grep -q '^sink: network namespace bs-sink-' "$D/env.txt"
-check "reproduce --sink: the sink removed" gone "bs-sink-$P"
+check "reproduce --sink: the sink removed" sink_gone "bs-sink-$P"
 done_tests

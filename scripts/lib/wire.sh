@@ -367,7 +367,9 @@ sink_up() {
 	wire_ip "cannot bring lo up" -n "$SINK_NS" link set lo up
 	wire_ip "cannot address the sink's device" -n "$SINK_NS" addr add "$SINK_SRC/30" dev "$SINK_DEV"
 	wire_ip "cannot give the sink's device an IPv6 address" -n "$SINK_NS" addr add "$SINK_SRC6/64" dev "$SINK_DEV" nodad
-	wire_ip "cannot bring the sink's device up" -n "$SINK_NS" link set "$SINK_DEV" up
+	# SINK_MTU (reproduce zerocopy: 65535, so a 64 KB datagram is not fragmented, which
+	# copies it): the device's MTU; the veth's own 1500 without it.
+	wire_ip "cannot bring the sink's device up" -n "$SINK_NS" link set "$SINK_DEV" mtu "${SINK_MTU:-1500}" up
 	for su_a in "$SINK_ADDR" "$SINK_ADDR6"; do
 		wire_ip "cannot set the neighbour entry of $su_a" -n "$SINK_NS" neigh replace "$su_a" \
 			lladdr "$SINK_MAC" dev "$SINK_DEV" nud permanent
@@ -394,7 +396,7 @@ sink_sent() { ip netns exec "$SINK_NS" cat "/sys/class/net/$SINK_DEV/statistics/
 # sink_env: env.txt's lines of the sink; nothing without one.
 sink_env() {
 	[ -n "$SINK_NS" ] || return 0
-	echo "sink: network namespace $SINK_NS, veth $SINK_DEV ($SINK_SRC, $SINK_SRC6; up, no carrier) -> $SINK_PEER (down); $SINK_ADDR and $SINK_ADDR6 permanent neighbours; drops counted in $SINK_DEV's tx_dropped; removed at the end"
+	echo "sink: network namespace $SINK_NS, veth $SINK_DEV ($SINK_SRC, $SINK_SRC6; up, no carrier, MTU ${SINK_MTU:-1500}) -> $SINK_PEER (down); $SINK_ADDR and $SINK_ADDR6 permanent neighbours; drops counted in $SINK_DEV's tx_dropped; removed at the end"
 }
 # sink_down: removes the sink's namespace (and both ends of its veth); says so if it could not.
 sink_down() {
