@@ -1,4 +1,4 @@
-# scripts/reproduce sendmmsg-2011 and cloudflare-2015 (issue 25) at their shortest (-t 0.2 -r 1),
+# scripts/reproduce sendmmsg-2011, cloudflare-2015 and zerocopy (issue 25) at their shortest (-t 0.2 -r 1),
 # on loopback and, as root, across the wire (--wire): the files, the protocol of each (env.txt's
 # commands: every suck bounded by -t and --idle), the identities that make it that protocol
 # (one datagram per send call at -b 1, 64 a call at -b 64; one per receive call at suck -b 1;
@@ -60,7 +60,8 @@ usage_is() { # what says args...
 	check "$u_w: exit 2 (got $u_st)" test "$u_st" -eq 2
 	check "$u_w: says \"$u_s\"" grep -qF -- "$u_s" "$TMP/u.err"
 }
-usage_is "an unknown experiment" "accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, all" bogus -o "$TMP/u1"
+usage_is "an unknown experiment" "accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, zerocopy, all" bogus -o "$TMP/u1"
+usage_is "--sink with cloudflare-2015" "--sink: only for sendmmsg-2011 and zerocopy" cloudflare-2015 --sink -o "$TMP/u1"
 usage_is "sendmmsg-2011 -t 0" "-t '0'" sendmmsg-2011 -t 0 -o "$TMP/u1"
 SUCK_CMD=env usage_is "cloudflare-2015 with SUCK_CMD" "cloudflare-2015 runs on this host's 127.0.0.1 only" cloudflare-2015 -o "$TMP/u1"
 check "nothing written" test ! -e "$TMP/u1"
@@ -111,6 +112,50 @@ check "sendmmsg: the paragraph: loopback's receive path" grep -qF 'On 127.0.0.1 
 check "sendmmsg: the paragraph: the sink not measured" grep -qF 'Into a send-only sink (no receiver on the host, the commit' "$M"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "sendmmsg: published_vs_here.svg: 2011's and here's ratios" sh -c "grep -q '2011 (published)' '$D/published_vs_here.svg' && grep -q 'send 64/1' '$D/published_vs_here.svg'"
+fi
+
+# --- zerocopy on loopback: the negative control (the sink's rows: t_zerocopy, as root)
+Z=$TMP/zc
+bounded 120 zc zerocopy -t 0.2 -r 1 -o "$Z"
+check "zerocopy: exit 0 (got $BST)" test "$BST" = 0
+[ "$BST" = 0 ] || tail -n 20 "$TMP/zc.err"
+for f in reproduce.tsv reproduce.md env.txt raw/copy-4-1.blast.tsv raw/zc-4-1.blast.tsv raw/zc-6-1.suck.tsv; do
+	check "zerocopy: $f written" test -s "$Z/$f"
+done
+E=$Z/env.txt
+check "zerocopy: env.txt names it" grep -q '^experiment: zerocopy$' "$E"
+check "zerocopy: copy rows: blast -s 65000 -g 1 -b 1, no --zerocopy" test "$(grep -c '^cmd: .*/blast .*-s 65000 -t 0.2 -o tsv -g 1 -b 1 --cpu 1 --run-id ' "$E")" -eq 2
+check "zerocopy: zc rows: the same with --zerocopy" test "$(grep -c '^cmd: .*/blast .*-s 65000 -t 0.2 -o tsv -g 1 -b 1 --zerocopy --cpu 1 ' "$E")" -eq 2
+check "zerocopy: IPv6 rows at ::1" test "$(grep -c '^cmd: .*/suck -a ::1 .*-m mmsg -b 64 -s 65535 -w none ' "$E")" -eq 2
+check "zerocopy: every suck bounded by -t and --idle" bounded_sucks "$E"
+for q in 4 6; do
+	ZB=$Z/raw/zc-$q-1.blast.tsv CB=$Z/raw/copy-$q-1.blast.tsv
+	check "zerocopy: zc-$q: zerocopy 1, copy-$q: 0" test "$(field "$ZB" zerocopy) $(field "$CB" zerocopy)" = "1 0"
+	check "zerocopy: zc-$q: one message a datagram, each completed (sent $(field "$ZB" sent), zc_sends $(field "$ZB" zc_sends), completions $(field "$ZB" zc_completions))" \
+		test "$(field "$ZB" zc_sends) $(field "$ZB" zc_completions)" = "$(field "$ZB" sent) $(field "$ZB" sent)"
+	check "zerocopy: zc-$q: on this host every completion copied" test "$(field "$ZB" zc_copied)" = "$(field "$ZB" zc_completions)"
+	check "zerocopy: zc-$q: suck's sent == blast's" test "$(field "$Z/raw/zc-$q-1.suck.tsv" sent)" = "$(field "$ZB" sent)"
+done
+R=$Z/reproduce.tsv
+check "zerocopy: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\ttable\tfamily\tsize\trun\thow\tduration_s\tsent\treceived\treceived_pct\tpps\tmbytes_s\tcpu_ns_per_pkt\tzc_sends\tzc_completions\tzc_copied\tzc_enobufs\tdropped\tpub_copy\tpub_zc\tpub_unit\tpub_ratio')"
+check "zerocopy: reproduce.tsv: the 7 published rows" test "$(awk -F'\t' '$1 == "2021-2024"' "$R" | wc -l)" -eq 7
+check "zerocopy: reproduce.tsv: published 0.677, 0.493, 2.594" test \
+	"$(rcol "$R" 2021-2024 zc-4 pub_ratio) $(rcol "$R" 2021-2024 zc-6 pub_ratio) $(rcol "$R" 2021-2024 sink-zc-65435 pub_ratio)" = "0.677 0.493 2.594"
+check "zerocopy: reproduce.tsv: 4 rows here" test "$(awk -F'\t' '$1 == "here"' "$R" | wc -l)" -eq 4
+check "zerocopy: the rows are blast's rate" test "$(rcol "$R" here zc-4 pps)" = "$(field "$Z/raw/zc-4-1.blast.tsv" pps)"
+M=$Z/reproduce.md
+for h in '## The negative control: zero copy to a receiver on this host' '## The positive case: into the send-only sink, by size' '## The ratios that carry across machines' '## Every run here' '## What the comparison shows'; do
+	check "zerocopy: reproduce.md: $h" grep -qF "$h" "$M"
+done
+r4=$(fx "$(awk -v a="$(rcol "$R" here copy-4 pps)" -v b="$(rcol "$R" here zc-4 pps)" 'BEGIN { print a / b }')")
+check "zerocopy: ratio copy / zero copy IPv4: 1.48 published, $r4 here" grep -qF "| datagrams/s, copy / zero copy, IPv4 (loopback; published: over veth) | 1.48 | $r4 | none: one run each | " "$M"
+check "zerocopy: the table: published beside here" grep -q "^| IPv4 | 173970 | 117728 | 0.677 | $(printf '%.0f' "$(rcol "$R" here copy-4 pps)") | $(printf '%.0f' "$(rcol "$R" here zc-4 pps)") | " "$M"
+nz=$(($(field "$Z/raw/zc-4-1.blast.tsv" zc_completions) + $(field "$Z/raw/zc-6-1.blast.tsv" zc_completions)))
+check "zerocopy: the paragraph: every one of the $nz completions copied" grep -qF "The kernel marked every one of the $nz completions of the control's zero-copy runs copied" "$M"
+check "zerocopy: the paragraph: here's ratio" grep -qF "Copy over zero copy, IPv4: ${r4}x here against 1.48x published (one run each: no interval)" "$M"
+check "zerocopy: the paragraph: the sink not measured" grep -qF 'The positive case needs the send-only sink: scripts/reproduce zerocopy --sink (root).' "$M"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "zerocopy: published_vs_here.svg: the ratios" sh -c "grep -q '2021-2024 (published)' '$Z/published_vs_here.svg' && grep -q 'copy/zc IPv4' '$Z/published_vs_here.svg'"
 fi
 
 # --- cloudflare-2015 on loopback

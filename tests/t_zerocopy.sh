@@ -10,7 +10,8 @@
 #   tiny (per namespace on this kernel; the host's left alone), refusals counted (zc_enobufs),
 #   every datagram sent once all the same: the run exact;
 # - options: with a size mix or --rtt refused (exit 2), --check says zerocopy, the zc_ keys '-'
-#   without it; SIGTERM mid-run: blast ends within bounds, its completions counted.
+#   without it; SIGTERM mid-run: blast ends within bounds, its completions counted;
+# - scripts/reproduce zerocopy --sink at its smallest (the loopback rows: t_reproduce_rows).
 # Runs of a few tens of thousands of datagrams; every one under timeout.
 . tests/lib.sh
 
@@ -160,4 +161,27 @@ for r in "sink-sendto:-s 1200 -g 1 -b 1 -n 20000" "sink-64k:-s 65000 -g 1 -b 1 -
 	check "$n: none copied: the kernel sent from blast's pages ($(field "$B" zc_copied))" test "$(field "$B" zc_copied)" = 0
 	check "$n: the sink removed" sink_gone "$NS"
 done
+
+# --- scripts/reproduce zerocopy --sink at its smallest: the sweep, each sink run checked
+D=$TMP/rep
+timeout 300 sh scripts/reproduce zerocopy --sink -t 0.2 -r 1 -o "$D" >"$TMP/rep.out" 2>"$TMP/rep.err" &
+P=$!
+PIDS="$PIDS $P"
+wait "$P"
+st=$?
+check "reproduce zerocopy --sink: exit 0 (got $st: $(tail -n 1 "$TMP/rep.err"))" test "$st" -eq 0
+for sz in 600 1200 4000 8000 16000 32000 65435; do
+	for m in copy zc; do
+		check "sink-$m-$sz: the sink's check exact" awk -F'\t' 'NR == 2 && $7 == "exact" { f = 1 } END { exit !f }' "$D/raw/sink-$m-$sz-1.suck.tsv"
+	done
+	B=$D/raw/sink-zc-$sz-1.blast.tsv
+	check "sink-zc-$sz: every message completed, none copied" \
+		test "$(field "$B" zc_sends) $(field "$B" zc_completions) $(field "$B" zc_copied)" = "$(field "$B" sent) $(field "$B" sent) 0"
+	check "sink-zc-$sz: -s $sz" test "$(field "$B" size)" = "$sz"
+done
+check "reproduce.tsv: 18 rows here" test "$(awk -F'\t' '$1 == "here"' "$D/reproduce.tsv" | wc -l)" -eq 18
+check "reproduce.md: the sink's table" grep -q '^| 65435 | 2.59 | ' "$D/reproduce.md"
+check "reproduce.md: the paragraph: none copied into the sink" grep -q 'completions into the sink 0 were marked copied' "$D/reproduce.md"
+check "env.txt: the sink at MTU 65535" grep -q '^sink: network namespace bs-sink-.*MTU 65535' "$D/env.txt"
+check "reproduce zerocopy --sink: the sink removed" sink_gone "bs-sink-$P"
 done_tests

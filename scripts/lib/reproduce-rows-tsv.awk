@@ -1,4 +1,4 @@
-# reproduce-rows-tsv.awk: the runs of sendmmsg-2011 or cloudflare-2015 in, reproduce.tsv out:
+# reproduce-rows-tsv.awk: the runs of sendmmsg-2011, cloudflare-2015 or zerocopy in, reproduce.tsv out:
 # the published rows (source 2011 or 2015) and one row per run here (source here), in the columns
 # of the experiment (results/README.md lists them). Run as
 #   awk -f stats.awk -v experiment=EXP -v list=LIST -v pub=PUB -f reproduce-rows-tsv.awk LIST PUB REPORT...
@@ -12,6 +12,9 @@
 #   device's drops: dropped; received empty, nothing receives).
 # cloudflare-2015: every row is suck's datagrams per second, in millions (mpps); a published row
 #   has the middle of its range in mpps and the range in mpps_lo and mpps_hi.
+# zerocopy: every row is blast's (pps, MB/s, CPU, the zc_ counts); a control row's receiver is
+#   suck (received), a sink row's the sink's check; a published row has its copy and zero-copy
+#   figures (pub_copy, pub_zc, in pub_unit) and their ratio (pub_ratio), its source in how.
 BEGIN {
 	FS = OFS = "\t"
 	if (experiment == "sendmmsg-2011") {
@@ -20,8 +23,11 @@ BEGIN {
 	} else if (experiment == "cloudflare-2015") {
 		ncol = split("source row run how duration_s sent received received_pct dropped mpps cpu_ns_per_pkt rx_kernel_ns_per_pkt threads thread_received_min thread_received_max mpps_lo mpps_hi", col, " ")
 		pubsrc = "2015"
+	} else if (experiment == "zerocopy") {
+		ncol = split("source row table family size run how duration_s sent received received_pct pps mbytes_s cpu_ns_per_pkt zc_sends zc_completions zc_copied zc_enobufs dropped pub_copy pub_zc pub_unit pub_ratio", col, " ")
+		pubsrc = "2021-2024"
 	} else {
-		print "reproduce-rows-tsv: experiment must be sendmmsg-2011 or cloudflare-2015" > "/dev/stderr"
+		print "reproduce-rows-tsv: experiment must be sendmmsg-2011, cloudflare-2015 or zerocopy" > "/dev/stderr"
 		bad = 1
 		exit 1
 	}
@@ -85,7 +91,17 @@ END {
 		v["source"] = pubsrc
 		v["run"] = 1
 		v["how"] = "-"
-		if (experiment == "sendmmsg-2011") {
+		if (experiment == "zerocopy") {
+			v["row"] = pb[p, "row"]
+			v["table"] = substr(pb[p, "row"], 1, 4) == "sink" ? "sink" : "control"
+			v["family"] = pb[p, "row"] ~ /-6$/ ? "ipv6" : "ipv4"
+			v["size"] = pb[p, "size"]
+			v["pub_copy"] = pb[p, "copy"]
+			v["pub_zc"] = pb[p, "zerocopy"]
+			v["pub_unit"] = pb[p, "unit"]
+			v["pub_ratio"] = pb[p, "ratio"]
+			v["how"] = pb[p, "source"]
+		} else if (experiment == "sendmmsg-2011") {
 			v["row"] = "send-" pb[p, "batch"]
 			v["table"] = "send"
 			v["batch"] = pb[p, "batch"]
@@ -115,7 +131,29 @@ END {
 		v["dropped"] = rep[s, "dropped"]
 		v["rx_kernel_ns_per_pkt"] = kernel(s)
 		send = " -b " rep[b, "batch"] " -g " rep[b, "gso"]
-		if (experiment == "sendmmsg-2011") {
+		if (experiment == "zerocopy") {
+			# blast's figures in every row: the sender is what is measured
+			v["table"] = substr(lrow[k], 1, 4) == "sink" ? "sink" : "control"
+			v["family"] = lrow[k] ~ /-6$/ ? "ipv6" : "ipv4"
+			v["size"] = rep[b, "size"]
+			v["duration_s"] = rep[b, "duration_s"]
+			v["sent"] = rep[b, "sent"]
+			v["pps"] = rep[b, "pps"]
+			v["mbytes_s"] = rate(rep[b, "bytes"] / 1e6, rep[b, "duration_s"], "%.1f")
+			v["cpu_ns_per_pkt"] = rep[b, "cpu_ns_per_pkt"]
+			v["zc_sends"] = rep[b, "zc_sends"]
+			v["zc_completions"] = rep[b, "zc_completions"]
+			v["zc_copied"] = rep[b, "zc_copied"]
+			v["zc_enobufs"] = rep[b, "zc_enobufs"]
+			send = send (rep[b, "zerocopy"] == 1 ? " --zerocopy" : "")
+			if (v["table"] == "sink") {
+				v["received"] = v["received_pct"] = ""
+				v["how"] = "blast -s " rep[b, "size"] send " -> the send-only sink (" rep[s, "device"] " dropped " rep[s, "dropped"] " = sent + " rep[s, "fins"] " fins)"
+			} else {
+				v["received_pct"] = pct(rep[s, "received"], rep[b, "sent"])
+				v["how"] = "blast -s " rep[b, "size"] send " -> suck -m " rep[s, "variant"] " -b " rep[s, "batch"] " at " rep[s, "addr"]
+			}
+		} else if (experiment == "sendmmsg-2011") {
 			v["table"] = substr(lrow[k], 1, 4) # send, recv (sink: the send-only sink's rows)
 			v["batch"] = substr(lrow[k], 6)
 			v["sender_pps"] = rep[b, "pps"]
