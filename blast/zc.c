@@ -153,7 +153,8 @@ uint8_t *zc_take(struct flow *f, int *flags)
 			return NULL;
 		}
 		if (now - t0 >= ZC_STALL_NS) {
-			sys_error_set(&f->error, "MSG_ZEROCOPY: no completion for 2 s", ETIMEDOUT);
+			sys_error_set(&f->error, "MSG_ZEROCOPY: no completion for 2 s (the path holds the "
+				      "datagrams: IP fragments awaiting reassembly, a paused device?)", ETIMEDOUT);
 			f->stop = BLAST_STOP_ERROR;
 			return NULL;
 		}

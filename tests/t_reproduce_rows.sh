@@ -137,7 +137,7 @@ for q in 4 6; do
 	check "zerocopy: zc-$q: suck's sent == blast's" test "$(field "$Z/raw/zc-$q-1.suck.tsv" sent)" = "$(field "$ZB" sent)"
 done
 R=$Z/reproduce.tsv
-check "zerocopy: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\ttable\tfamily\tsize\trun\thow\tduration_s\tsent\treceived\treceived_pct\tpps\tmbytes_s\tcpu_ns_per_pkt\tzc_sends\tzc_completions\tzc_copied\tzc_enobufs\tdropped\tpub_copy\tpub_zc\tpub_unit\tpub_ratio')"
+check "zerocopy: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\ttable\tfamily\tsize\trun\thow\tduration_s\tsent\treceived\treceived_pct\tpps\treceived_pps\tmbytes_s\tcpu_ns_per_pkt\tzc_sends\tzc_completions\tzc_copied\tzc_enobufs\tdropped\tpub_copy\tpub_zc\tpub_unit\tpub_ratio')"
 check "zerocopy: reproduce.tsv: the 7 published rows" test "$(awk -F'\t' '$1 == "2021-2024"' "$R" | wc -l)" -eq 7
 check "zerocopy: reproduce.tsv: published 0.677, 0.493, 2.594" test \
 	"$(rcol "$R" 2021-2024 zc-4 pub_ratio) $(rcol "$R" 2021-2024 zc-6 pub_ratio) $(rcol "$R" 2021-2024 sink-zc-65435 pub_ratio)" = "0.677 0.493 2.594"

@@ -13,7 +13,7 @@
 # cloudflare-2015: every row is suck's datagrams per second, in millions (mpps); a published row
 #   has the middle of its range in mpps and the range in mpps_lo and mpps_hi.
 # zerocopy: every row is blast's (pps, MB/s, CPU, the zc_ counts); a control row's receiver is
-#   suck (received), a sink row's the sink's check; a published row has its copy and zero-copy
+#   suck (received, and received_pps: over blast's send window), a sink row's the sink's check; a published row has its copy and zero-copy
 #   figures (pub_copy, pub_zc, in pub_unit) and their ratio (pub_ratio), its source in how.
 BEGIN {
 	FS = OFS = "\t"
@@ -24,7 +24,7 @@ BEGIN {
 		ncol = split("source row run how duration_s sent received received_pct dropped mpps cpu_ns_per_pkt rx_kernel_ns_per_pkt threads thread_received_min thread_received_max mpps_lo mpps_hi", col, " ")
 		pubsrc = "2015"
 	} else if (experiment == "zerocopy") {
-		ncol = split("source row table family size run how duration_s sent received received_pct pps mbytes_s cpu_ns_per_pkt zc_sends zc_completions zc_copied zc_enobufs dropped pub_copy pub_zc pub_unit pub_ratio", col, " ")
+		ncol = split("source row table family size run how duration_s sent received received_pct pps received_pps mbytes_s cpu_ns_per_pkt zc_sends zc_completions zc_copied zc_enobufs dropped pub_copy pub_zc pub_unit pub_ratio", col, " ")
 		pubsrc = "2021-2024"
 	} else {
 		print "reproduce-rows-tsv: experiment must be sendmmsg-2011, cloudflare-2015 or zerocopy" > "/dev/stderr"
@@ -151,6 +151,7 @@ END {
 				v["how"] = "blast -s " rep[b, "size"] send " -> the send-only sink (" rep[s, "device"] " dropped " rep[s, "dropped"] " = sent + " rep[s, "fins"] " fins)"
 			} else {
 				v["received_pct"] = pct(rep[s, "received"], rep[b, "sent"])
+				v["received_pps"] = rate(rep[s, "received"], rep[b, "duration_s"], "%.0f")
 				v["how"] = "blast -s " rep[b, "size"] send " -> suck -m " rep[s, "variant"] " -b " rep[s, "batch"] " at " rep[s, "addr"]
 			}
 		} else if (experiment == "sendmmsg-2011") {

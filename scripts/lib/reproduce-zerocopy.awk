@@ -1,7 +1,7 @@
 # reproduce-zerocopy.awk: reproduce.tsv of zerocopy in, reproduce.md out (or with -v dat=1 the
 # ratios for the plot); after stats.awk and reproduce-2018.awk (-v pubsrc=2021-2024). Variables:
 # time, runs (as run), machine, cpu (the pinning), notes (the runs' notes file), wire (1: across
-# the veth pair of --wire, dest then its IPv4 address), size (the control's datagram size). Rows:
+# the veth pair of --wire, dest then its IPv4 address, mtu its MTU), size (the control's datagram size). Rows:
 # copy-4, zc-4, copy-6, zc-6 (blast -g 1 -b 1 without and with --zerocopy into suck on this host,
 # IPv4 and IPv6: the negative control) and, when the send-only sink was measured, sink-copy-S and
 # sink-zc-S by size S (the positive case). Every ratio is blast's datagrams per second, written as
@@ -27,7 +27,7 @@ function pair(r1, r2, f, fmt) { return med("here", r1, f, fmt) " / " med("here",
 END {
 	if (dest == "")
 		dest = "127.0.0.1"
-	path = wire ? "across the veth pair of --wire, between two network namespaces of this host" : "on this host's loopback"
+	path = wire ? "across the veth pair of --wire (MTU " mtu "), between two network namespaces of this host" : "on this host's loopback"
 	fam["4"] = "IPv4"
 	fam["6"] = "IPv6"
 	for (q = 4; q <= 6; q += 2) {
@@ -35,6 +35,10 @@ END {
 		ic[q] = addratio("datagrams/s, copy / zero copy, " fam[q] " (" (wire ? "the wire" : "loopback") "; published: over veth)", "copy/zc " fam[q],
 			isnum(pr) && pr > 0 ? sprintf("%.3f", 1 / pr) : "", "copy-" q, "zc-" q, "pps")
 	}
+	# what reached suck: a sender that skips the copy may only have moved it to the receive end
+	for (q = 4; q <= 6; q += 2)
+		id[q] = addratio("datagrams/s received by suck, copy / zero copy, " fam[q] " (no published counterpart)", "rx copy/zc " fam[q], "",
+			"copy-" q, "zc-" q, "received_pps")
 	# the sink's sizes, in the order measured
 	ns = 0
 	split("600 1200 4000 8000 16000 32000 65435", S, " ")
@@ -117,6 +121,15 @@ END {
 		p = p sprintf("%s %s: blast sent %.0f datagrams per second copied and %.0f with --zerocopy (medians), zero copy %sx the copy against %sx in the netdev CI. ",
 			fam[q], path, med("here", "copy-" q, "pps", "%.0f"), med("here", "zc-" q, "pps", "%.0f"), fx(1 / rest[ic[q]]), pubv("zc-" q, "pub_ratio"))
 		p = p rsentence(ic[q], "Copy over zero copy, " fam[q] ":")
+		if (st("here", "zc-" q, "received_pct") && st("here", "copy-" q, "received_pct")) {
+			p = p sprintf("suck received %s %% of what blast sent copied and %s %% with zero copy (medians), %.0f and %.0f datagrams per second; ",
+				med("here", "copy-" q, "received_pct", "%.1f"), med("here", "zc-" q, "received_pct", "%.1f"),
+				med("here", "copy-" q, "received_pps", "%.0f"), med("here", "zc-" q, "received_pps", "%.0f"))
+			p = p rnopub(id[q], "received, copy over zero copy:", "so zero copy delivered less", "so zero copy delivered more")
+			if (med("here", "zc-" q, "received_pct", "%.1f") + 10 < med("here", "copy-" q, "received_pct", "%.1f") + 0)
+				p = p "The sender's gain is no gain of the pair: the kernel copies a zero-copy datagram where it delivers it, on the CPU that receives (" \
+					(wire ? "the veth's NAPI thread, CPU 0, suck's" : "here the sender's own, inside its send call") "), so the copy moved from the sender to the receive end rather than going away, and the receive end took less. "
+		}
 	}
 	# the kernel's word on each completion: every one copied, as published
 	zc = zm = 0
