@@ -124,9 +124,10 @@ bench: all
 bench-wire: all
 	sh scripts/suite --wire
 
-# Three published tables beside this machine's (scripts/reproduce all): the 2014 lua-l post
+# Six published tables beside this machine's (scripts/reproduce all): the 2014 lua-l post
 # (3 variants x 3 runs x 10 s), the 2018 UDP GSO and UDP GRO commits (2 rows x 3 runs x 4 s
-# each; gso-2018 sends into bare sink): about 2 min 30 s.
+# each; gso-2018 sends into bare sink), sendmmsg 2011, Cloudflare 2015 and UDP MSG_ZEROCOPY's
+# negative control (docs/experiments.md): about 7 min.
 reproduce: all $(B)/bare
 	@BIN=$(B) sh scripts/reproduce
 
