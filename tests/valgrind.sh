@@ -44,6 +44,19 @@ for v in $(variants); do
 	$SVG "$BIN/suck" --check -p 0 -m "$v" -o tsv >"$TMP/$n.chk" 2>"$TMP/$n.chkerr"
 	check "$n: suck --check clean under memcheck (exit $?): $(head -5 "$TMP/$n.chkerr")" test $? -eq 0
 done
+# blast --zerocopy: its ring and the error queue's control messages under memcheck
+if start_suck vg-zc -m mmsg -o tsv --idle 10 -t 120; then
+	$VG "$BIN/blast" -p "$PORT" -n 3000 -r 20k -g 3 -b 2 --zerocopy -o tsv >"$TMP/vg-zc.blast" 2>"$TMP/vg-zc.berr"
+	st=$?
+	if [ $st -eq 4 ]; then
+		skip "vg-zc: no MSG_ZEROCOPY here: $(head -n 1 "$TMP/vg-zc.berr")"
+		kill "$SUCK_PID" 2>/dev/null
+	else
+		check "vg-zc: blast --zerocopy clean under memcheck (exit $st): $(head -5 "$TMP/vg-zc.berr")" test $st -eq 0
+		check "vg-zc: every message completed" test "$(field "$TMP/vg-zc.blast" zc_completions)" = "$(field "$TMP/vg-zc.blast" zc_sends)"
+		wait_pid "$SUCK_PID" 30
+	fi
+fi
 $VG "$BIN/blast" --check -p 9 -o tsv >"$TMP/vg-check.blast" 2>"$TMP/vg-check.berr"
 check "blast --check clean under memcheck (exit $?): $(head -5 "$TMP/vg-check.berr")" test $? -eq 0
 done_tests
