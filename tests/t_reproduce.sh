@@ -68,7 +68,7 @@ usage_is() {
 	check "$u_what: says \"$u_says\"" grep -qF -- "$u_says" "$TMP/u.err"
 	check "$u_what: nothing on stdout" test ! -s "$TMP/u.out"
 }
-usage_is "an unknown experiment" "'bogus': no such experiment; accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, all" bogus -o "$TMP/u1"
+usage_is "an unknown experiment" "'bogus': no such experiment; accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, zerocopy, all" bogus -o "$TMP/u1"
 usage_is "two experiments" "unexpected argument 'gro-2018'" gso-2018 gro-2018 -o "$TMP/u1"
 usage_is "the name after the options, checked alike" "'bogus': no such experiment" -t 1 bogus
 usage_is "all -o a result of one experiment" "holds the result of one experiment" all -t 1 -r 1 -o "$D"
@@ -78,20 +78,20 @@ SUCK_CMD="env" usage_is "gso-2018 with SUCK_CMD" "gso-2018 runs on this host's 1
 BLAST_CMD="env" usage_is "all with BLAST_CMD" "runs on this host's 127.0.0.1 only" -o "$TMP/u1"
 check "nothing written" test ! -e "$TMP/u1"
 
-# --- all: the five experiments, each into its own directory of -o DIR (sendmmsg-2011 and
-# cloudflare-2015 are looked at closely in t_reproduce_rows)
+# --- all: the six experiments, each into its own directory of -o DIR (sendmmsg-2011,
+# cloudflare-2015 and zerocopy are looked at closely in t_reproduce_rows)
 A=$TMP/all
 st=0
 sh scripts/reproduce all -t 1 -r 1 -o "$A" >"$TMP/a.out" 2>"$TMP/a.err" || st=$?
 check "all exits 0" test "$st" -eq 0
 [ "$st" -eq 0 ] || tail -n 20 "$TMP/a.err"
-check "all: one directory per experiment" test "$(ls "$A" | tr '\n' ' ')" = "cloudflare-2015 gro-2018 gso-2018 lua-2014 sendmmsg-2011 "
-for e in lua-2014 gso-2018 gro-2018 sendmmsg-2011 cloudflare-2015; do
+check "all: one directory per experiment" test "$(ls "$A" | tr '\n' ' ')" = "cloudflare-2015 gro-2018 gso-2018 lua-2014 sendmmsg-2011 zerocopy "
+for e in lua-2014 gso-2018 gro-2018 sendmmsg-2011 cloudflare-2015 zerocopy; do
 	check "all: $e's env.txt has its own command" grep -q "^reproduce: scripts/reproduce $e -t 1 -r 1 -o $A/$e\$" "$A/$e/env.txt"
 	check "all: $e's env.txt names it" grep -q "^experiment: $e\$" "$A/$e/env.txt"
 	check "all: $e's reproduce.md" test -s "$A/$e/reproduce.md"
 done
-check "all: the five reproduce.md printed" test "$(grep -c -e '^# The 20' -e "^# Cloudflare's" "$TMP/a.out")" -eq 5
+check "all: the six reproduce.md printed" test "$(grep -c -e '^# The 20' -e "^# Cloudflare's" -e '^# UDP MSG_ZEROCOPY' "$TMP/a.out")" -eq 6
 check "all: lua-2014 as alone: the suite's files" sh -c "test -s '$A/lua-2014/runs.tsv' && test -s '$A/lua-2014/table.md'"
 
 # fx X: a ratio as reproduce.md prints it (3 decimals, then 2 below 10, 1 below 100)
