@@ -45,6 +45,8 @@ struct zc {
 	unsigned next;         /* the slot the next call lays out */
 	uint64_t next_id;      /* the id the kernel gives the next zerocopy message */
 	int plain;             /* the next call goes without MSG_ZEROCOPY (see zc_result) */
+	int halt;              /* the flow stops: f->stop and f->error say why (zc_result) */
+	uint64_t mark;         /* zc_completions at an ENOBUFS (progressed) */
 };
 
 int zc_socket(struct flow *f)
@@ -69,17 +71,30 @@ void zc_free(struct flow *f)
 }
 
 /* The completed range lo..hi (32-bit ids, inclusive) taken off every slot it covers. Every id
- * in flight is within 2^32 of the next one, so the 32-bit ids extend to blast's 64-bit ones
- * by their distance below next_id. */
+ * in flight is within 2^31 of the next one, so a 32-bit id extends to blast's 64-bit one by its
+ * signed distance from next_id. Ids at or past next_id are none blast counted as sent: the kernel
+ * numbered a message it then refused after building it (a route that takes no GSO: EIO, EINVAL;
+ * a firewall: EPERM), and zc_result reads the queue right after such a call, before blast sends
+ * again, so such an id is always the next one: it is taken as used (next_id past it) and its
+ * completion counted in zc_foreign, not in zc_completions. */
 static void complete(struct flow *f, uint32_t lo32, uint32_t hi32, int copied)
 {
 	struct zc *z = f->zc;
-	uint64_t lo = z->next_id - (uint32_t)((uint32_t)z->next_id - lo32);
-	uint64_t n = (uint64_t)(uint32_t)(hi32 - lo32) + 1, hi = lo + n;
+	uint64_t n = (uint64_t)(uint32_t)(hi32 - lo32) + 1;
+	int64_t d = (int32_t)(lo32 - (uint32_t)z->next_id);
+	uint64_t lo, hi;
 
-	if (lo + n > z->next_id) { /* a range blast never sent: not the kernel's, counted apart */
+	if (d < 0 && (uint64_t)-d > z->next_id) { /* before the first id: not this socket's */
 		f->zc_foreign++;
 		return;
+	}
+	lo = z->next_id + (uint64_t)d;
+	hi = lo + n;
+	if (hi > z->next_id) { /* the part blast never counted as sent */
+		uint64_t past = hi - (lo > z->next_id ? lo : z->next_id);
+		f->zc_foreign += past;
+		n -= past;
+		z->next_id = hi;
 	}
 	f->zc_completions += n;
 	if (copied)
@@ -107,11 +122,19 @@ static unsigned reap(struct flow *f)
 		if (recvmsg(f->fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 			return got; /* EAGAIN: empty; anything else: nothing more to read either */
 		got++;
+		if (m.msg_flags & MSG_CTRUNC) { /* a notification cut short: its range is lost */
+			f->zc_foreign++;
+			continue;
+		}
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 			const struct sock_extended_err *ee = (const void *)CMSG_DATA(c);
 			if (!((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
 			      (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR)))
 				continue;
+			if (c->cmsg_len < CMSG_LEN(sizeof *ee)) {
+				f->zc_foreign++;
+				continue;
+			}
 			if (ee->ee_origin != SO_EE_ORIGIN_ZEROCOPY || ee->ee_errno != 0) {
 				f->zc_foreign++;
 				continue;
@@ -121,44 +144,77 @@ static unsigned reap(struct flow *f)
 	}
 }
 
-/* Waits on the error queue for up to ms milliseconds, then reads it. */
+/* Waits on the error queue for up to ms milliseconds, then reads it. A socket error (an ICMP
+ * refusal on the connected socket) also wakes poll with POLLERR, and the queue is then empty:
+ * the rest of the interval is slept instead, so the wait does not spin. */
 static void wait_reap(struct flow *f, int ms)
 {
 	struct pollfd p = { .fd = f->fd, .events = 0 }; /* POLLERR is always reported */
 
-	if (poll(&p, 1, ms) > 0)
-		reap(f);
+	if (poll(&p, 1, ms) > 0 && !reap(f)) {
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)ms * 1000000 };
+		nanosleep(&ts, NULL);
+	}
 }
 
-uint8_t *zc_take(struct flow *f, int *flags)
+static uint64_t in_flight(const struct zc *z)
 {
-	struct zc *z = f->zc;
-	struct zc_slot *sl = &z->slot[z->next];
-	uint64_t t0 = 0;
+	uint64_t n = 0;
 
-	if (sl->pending)
-		reap(f);
-	while (sl->pending) {
+	for (unsigned s = 0; s < ZC_SLOTS; s++)
+		n += z->slot[s].pending;
+	return n;
+}
+
+/* Waits until done(f) or a stop: 0 when done, else -1 with f->stop (and for a stall f->error)
+ * set: a signal, the deadline, or ZC_STALL_NS without a completion. */
+static int wait_for(struct flow *f, int (*done)(const struct flow *))
+{
+	uint64_t t0 = 0, seen = f->zc_completions;
+
+	while (!done(f)) {
 		uint64_t now = sys_mono_ns();
 		if (!t0) {
 			t0 = now;
 			f->zc_waits++;
 		}
+		if (f->zc_completions != seen) { /* progress: the stall clock starts again */
+			seen = f->zc_completions;
+			t0 = now;
+		}
 		if (sys_stop) {
 			f->stop = BLAST_STOP_SIGNAL;
-			return NULL;
+			return -1;
 		}
 		if (f->deadline_ns && now >= f->deadline_ns) {
 			f->stop = BLAST_STOP_TIME;
-			return NULL;
+			return -1;
 		}
 		if (now - t0 >= ZC_STALL_NS) {
 			sys_error_set(&f->error, "MSG_ZEROCOPY: no completion for 2 s (the path holds the "
 				      "datagrams: IP fragments awaiting reassembly, a paused device?)", ETIMEDOUT);
 			f->stop = BLAST_STOP_ERROR;
-			return NULL;
+			return -1;
 		}
 		wait_reap(f, 10);
+	}
+	return 0;
+}
+static int slot_free(const struct flow *f) { return !f->zc->slot[f->zc->next].pending; }
+/* after an ENOBUFS: one completion more than at the refusal (mark), or nothing in flight */
+static int progressed(const struct flow *f) { return f->zc_completions != f->zc->mark || !in_flight(f->zc); }
+
+uint8_t *zc_take(struct flow *f, int *flags)
+{
+	struct zc *z = f->zc;
+
+	if (z->halt)
+		return NULL;
+	if (!slot_free(f))
+		reap(f);
+	if (!slot_free(f) && wait_for(f, slot_free) < 0) {
+		z->halt = 1;
+		return NULL;
 	}
 	*flags = z->plain ? 0 : MSG_ZEROCOPY;
 	return f->bufs + (size_t)z->next * f->zc_slot_bytes;
@@ -178,29 +234,40 @@ void zc_result(struct flow *f, long n, int e, unsigned msgs, int flags)
 		z->next = (z->next + 1) % ZC_SLOTS;
 		return;
 	}
-	if (n >= 0 || e != ENOBUFS || !(flags & MSG_ZEROCOPY))
+	if (n >= 0 || !(flags & MSG_ZEROCOPY))
 		return;
+	if (e != ENOBUFS) {
+		/* A message refused after the kernel built it took an id: its completion is queued
+		 * by now, and read before the next send takes the id after it (complete()). */
+		reap(f);
+		return;
+	}
 	/* Refused: the option memory (net.core.optmem_max) holds the zerocopy messages not yet
-	 * complete and the notifications not yet read. Read them; when nothing of blast's is in
-	 * flight any more, the limit is too small for even one: the call goes again plain. */
+	 * complete and the notifications not yet read. Read them, and wait for one more
+	 * completion while any is in flight (bounded as a slot's wait); when nothing of blast's
+	 * is in flight any more, the limit is too small for even one: the call goes again plain. */
 	f->zc_enobufs++;
-	if (!reap(f))
-		wait_reap(f, 1);
-	for (unsigned s = 0; s < ZC_SLOTS; s++)
-		if (z->slot[s].pending)
-			return;
-	z->plain = 1;
+	reap(f);
+	if (!in_flight(z)) {
+		z->plain = 1;
+		return;
+	}
+	z->mark = f->zc_completions;
+	if (wait_for(f, progressed) < 0)
+		z->halt = 1; /* wait_for said why: f->stop, f->error */
 }
 
+/* The last completions, before the fins: up to ZC_STALL_NS, or 200 ms after a signal (the run
+ * is ending: what has not come by then stays out of zc_completions); none after a stall. */
 void zc_drain(struct flow *f)
 {
 	uint64_t t0 = sys_mono_ns();
 
-	for (reap(f); sys_mono_ns() - t0 < ZC_STALL_NS; wait_reap(f, 10)) {
-		unsigned s = 0;
-		while (s < ZC_SLOTS && !f->zc->slot[s].pending)
-			s++;
-		if (s == ZC_SLOTS)
+	if (f->zc->halt && f->stop == BLAST_STOP_ERROR)
+		return;
+	for (reap(f); in_flight(f->zc); wait_reap(f, 10)) {
+		uint64_t limit = sys_stop ? 200000000ull : ZC_STALL_NS;
+		if (sys_mono_ns() - t0 >= limit)
 			return;
 	}
 }

@@ -9,6 +9,8 @@
 # - ENOBUFS from the option-memory limit: in a namespace of its own with net.core.optmem_max
 #   tiny (per namespace on this kernel; the host's left alone), refusals counted (zc_enobufs),
 #   every datagram sent once all the same: the run exact;
+# - a route that refuses a GSO message the kernel had already numbered (MTU 1280, EMSGSIZE): the
+#   fallback's completions still exact;
 # - options: with a size mix or --rtt refused (exit 2), --check says zerocopy, the zc_ keys '-'
 #   without it; SIGTERM mid-run: blast ends within bounds, its completions counted;
 # - scripts/reproduce zerocopy --sink at its smallest (the loopback rows: t_reproduce_rows).
@@ -136,6 +138,40 @@ else
 	check "the host's optmem_max untouched" test "$(cat /proc/sys/net/core/optmem_max)" != 1024
 fi
 ip netns del "$NSZ" 2>/dev/null
+
+# --- a route that refuses the GSO message after the kernel numbered it: a veth pair at MTU 1280
+# under 1450-byte datagrams (EMSGSIZE: the segment does not fit), so blast's automatic GSO falls
+# back to sendmmsg; the refused message's id is the kernel's, its completion counted apart, and
+# every later completion still lands on its own slot: the run exact, nothing stalls.
+NA=bs-zca-$$ NB=bs-zcb-$$
+trap 'ip netns del "$NA" 2>/dev/null; ip netns del "$NB" 2>/dev/null; ip netns del "$NSZ" 2>/dev/null; for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+if ip netns add "$NA" && ip netns add "$NB" &&
+	ip link add "bszca$$" netns "$NA" type veth peer name "bszcb$$" netns "$NB" &&
+	ip -n "$NA" addr add 198.18.3.1/30 dev "bszca$$" && ip -n "$NB" addr add 198.18.3.2/30 dev "bszcb$$" &&
+	ip -n "$NA" link set "bszca$$" mtu 1280 up && ip -n "$NB" link set "bszcb$$" mtu 1280 up; then
+	if start_listener fb ip netns exec "$NB" "$BIN/suck" -a 198.18.3.2 -p 0 -m mmsg -w none -o tsv -t 20 --idle 3; then
+		SUCK_PID=$LISTENER_PID
+		st=0
+		timeout 30 ip netns exec "$NA" "$BIN/blast" -a 198.18.3.2 -p "$PORT" -s 1450 -n 20000 --zerocopy -o tsv \
+			>"$TMP/fb.b" 2>"$TMP/fb.berr" || st=$?
+		B=$TMP/fb.b S=$TMP/fb.out
+		check "GSO refused: blast exits 0 (got $st: $(tail -n 1 "$TMP/fb.berr"))" test $st -eq 0
+		check "GSO refused: said, and fell back (gso $(field "$B" gso))" sh -c "grep -q 'refused UDP GSO' '$TMP/fb.berr' && test '$(field "$B" gso)' = 1"
+		check "GSO refused: sent 20000" test "$(field "$B" sent)" = 20000
+		check "GSO refused: every message completed ($(field "$B" zc_completions) of $(field "$B" zc_sends))" \
+			test "$(field "$B" zc_completions)" = "$(field "$B" zc_sends)" -a "$(field "$B" zc_sends)" = 20000
+		check "GSO refused: the refused message's completion apart (zc_foreign $(field "$B" zc_foreign))" test "$(field "$B" zc_foreign)" -ge 1
+		check "GSO refused: suck ends" wait_pid "$SUCK_PID" 25
+		check "GSO refused: suck's sent == blast's" test "$(field "$S" sent)" = 20000
+		check "GSO refused: received + lost == sent" test "$(($(field "$S" received) + $(field "$S" lost)))" = 20000
+	else
+		fail "GSO refused: suck did not start"
+	fi
+else
+	fail "GSO refused: the veth pair could not be made"
+fi
+ip netns del "$NA" 2>/dev/null
+ip netns del "$NB" 2>/dev/null
 
 # --- into the send-only sink: sent from blast's pages (nothing copied), every drop counted
 DRV=$(sink_driver)
