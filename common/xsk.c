@@ -54,13 +54,19 @@ int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char
 		return -1;
 	}
 	/* One region of page-aligned frames. From malloc (16 MiB: glibc maps it, one mmap), so
-	 * that heap_kib counts it as it counts every variant's receive buffers. */
+	 * that heap_kib counts it as it counts every variant's receive buffers. Aligned to 2 MiB
+	 * and offered to transparent huge pages: the fill ring cycles through all 4096 frames, so
+	 * with 4 KiB pages every frame the receiver reads is a TLB miss of its own (on this
+	 * project's VM the first read of each frame's header was 5 % of suck -m xdp's CPU and
+	 * the xdp pair of make perf 1.27x its bare twin; 1.1x with huge pages). Where THP is off
+	 * the madvise fails and nothing else changes. */
 	x->umem_len = (size_t)XSK_FRAMES * XSK_FRAME;
-	x->umem = aligned_alloc(XSK_FRAME, x->umem_len);
+	x->umem = aligned_alloc(XSK_HUGE, x->umem_len);
 	if (!x->umem) {
 		*call = "aligned_alloc of the UMEM";
 		return -1;
 	}
+	(void)madvise(x->umem, x->umem_len, MADV_HUGEPAGE);
 	memset(&reg, 0, sizeof reg);
 	reg.addr = (uint64_t)(uintptr_t)x->umem;
 	reg.len = x->umem_len;

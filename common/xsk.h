@@ -23,6 +23,7 @@
 
 #define XSK_FRAME   4096 /* bytes per UMEM frame: a page, the most the kernel allows */
 #define XSK_FRAMES  4096 /* frames in the UMEM (16 MiB), all given to the fill ring at first */
+#define XSK_HUGE    (2u << 20) /* the UMEM aligned to a huge page, where THP can back it */
 #define XSK_RX      2048 /* descriptors in the RX ring: so the fill ring is never empty while
 			      suck returns each batch's frames before it takes the next */
 
