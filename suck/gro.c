@@ -43,7 +43,7 @@ static size_t segment_size(struct msghdr *mh)
  * messages. The budget is a quarter of the datagrams the last batch carried, at most
  * GRO_POLLS (a count, no clock read): behind a sender of 64 KiB GSO messages a batch carries
  * tens of datagrams and the receiver polls, and on this VM it found the next message after
- * 1.4 empty calls on average; a paced sender's datagrams arrive one at a time, and a receiver
+ * about one empty call on average; a paced sender's datagrams arrive one at a time, and a receiver
  * that polled 128 times for each of them spent 1.9x the CPU per datagram of one that sleeps. */
 #define GRO_POLLS 128
 

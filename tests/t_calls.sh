@@ -21,6 +21,18 @@ for v in copy buffer "mmsg -b 1" mmsg gro uring; do
 	esac
 done
 
+# gro polls before it sleeps only as much as its last batch was worth (a quarter of its
+# datagrams): fed one datagram at a time it sleeps at once, so its empty calls are the tick's
+# and the few polls after a batch that queued up, far fewer than the datagrams (polling a
+# fixed 128 times after each one made about 128 empty calls per datagram).
+n=calls-gro-paced
+start_suck "$n" -m gro -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" -s 200 -n 2000 -r 2k -o tsv >/dev/null 2>&1
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+r=$(field "$S" received) i=$(field "$S" idle_calls)
+check "$n: idle_calls $i < received $r" test "$i" -lt "$r"
+
 # A burst queued before suck reads it: mmsg takes it in batches of 32.
 n=calls-burst
 start_suck "$n" -m mmsg -R 8M -o tsv -t 30 -w histogram:20 || fail "$n: suck did not start"
