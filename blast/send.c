@@ -218,7 +218,9 @@ static long mix_call(struct flow *f, unsigned dgrams, uint64_t send_ns, uint64_t
 static void send_fins(struct flow *f, uint64_t duration_ns)
 {
 	const struct blast_cfg *cfg = f->cfg;
-	struct wire_hdr h = { .flow = (uint16_t)f->id, .run_id = cfg->run_id };
+	/* The send time makes a fin fresh: under a run key it is tagged, and suck believes no fin
+	 * sent before it started, nor one older than the runs it has already served. */
+	struct wire_hdr h = { .flow = (uint16_t)f->id, .run_id = cfg->run_id, .send_ns = sys_real_ns() };
 	struct wire_fin fin = { .sent = f->sent, .bytes = f->bytes, .duration_ns = duration_ns,
 				.flows = (uint16_t)cfg->flows, .size = mix_fin_size(cfg) };
 	uint8_t buf[WIRE_FIN_LEN];

@@ -45,7 +45,7 @@ struct fanin *fanin_new(const struct suck_cfg *cfg, unsigned threads)
 	f->lane = (struct rx *)((uint8_t *)m + shb);
 	for (unsigned s = 0; s < f->n; s++) {
 		f->sh[s].key = cfg->key;
-		f->sh[s].start_real_ns = sys_real_ns();
+		f->sh[s].start_real_ns = f->sh[s].fresh_ns = sys_real_ns();
 	}
 	return f;
 }
@@ -98,7 +98,7 @@ static int may_claim(const struct rx *hub, const struct wire_hdr *h, const uint8
 	if (h->type != WIRE_FIN)
 		return 1;
 	return hub->sh->key.set && len <= hub->cap && wire_get_fin(buf, len, &fh, &fin) == 0 &&
-	       wire_fin_tag(buf, hub->sh->key.k) == fin.tag;
+	       wire_fin_tag(buf, hub->sh->key.k) == fin.tag && rx_fin_fresh(hub->sh, &fh);
 }
 
 /* The lane of the datagram's run on this thread, a slot taken if it may; NULL: none. */
@@ -160,6 +160,10 @@ static int hub_own(struct rx *hub, const uint8_t *buf, size_t len, const struct 
 		struct wire_fin fin;
 		if (wire_get_fin(buf, len, &fh, &fin) == 0 && wire_fin_tag(buf, hub->sh->key.k) != fin.tag)
 			hub->forged_fins++;
+		else if (wire_get_fin(buf, len, &fh, &fin) == 0 && !rx_fin_fresh(hub->sh, &fh)) {
+			hub->forged_fins++;
+			hub->stale_fins++;
+		}
 	}
 	return 0;
 }
@@ -268,6 +272,7 @@ void fanin_add(struct total *t, const struct total *run)
 	t->other_run += run->other_run;
 	t->other_src += run->other_src;
 	t->forged_fins += run->forged_fins;
+	t->stale_fins += run->stale_fins;
 	t->truncated += run->truncated;
 	t->marks_changed += run->marks_changed;
 	if (!(t->mark_first & RX_MARK_SEEN))

@@ -645,7 +645,7 @@ static int setup(char *where, size_t len, int *rcvbuf)
 	if (cfg.run_id)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
 	sh.key = cfg.key;
-	sh.start_real_ns = sys_real_ns();
+	sh.start_real_ns = sh.fresh_ns = sys_real_ns();
 	if (cfg.serve) {
 		/* -t and --idle count from here, over every run */
 		sh.serve_ns = sys_mono_ns();
@@ -789,9 +789,14 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
 		      "they are left out of the latency figures (lat_negative)",
 		      (unsigned long long)tot.lat.negative);
-	if (tot.forged_fins)
+	if (tot.stale_fins)
+		fprintf(stderr, "suck: warning: %llu fins carried the run key's tag but were sent before this "
+			"suck started or before a run it already served: played again, they are counted as "
+			"forged (stale_fins; two hosts: are their clocks in step?)\n",
+			(unsigned long long)tot.stale_fins);
+	if (tot.forged_fins > tot.stale_fins)
 		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
-			"counted as foreign (forged_fins)%s\n", (unsigned long long)tot.forged_fins,
+			"counted as foreign (forged_fins)%s\n", (unsigned long long)(tot.forged_fins - tot.stale_fins),
 			tot.seq.fins ? "" : ": does blast have the same run key (BS_RUN_KEY or --key-file)?");
 	if (cfg.busy_poll && tot.napi_id == 0)
 		warnx("warning: --busy-poll: the socket had no NAPI id (napi_id 0: loopback, or a device "

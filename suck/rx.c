@@ -385,11 +385,16 @@ static int fin_believable(struct rx *rx, const uint8_t *buf, const struct wire_h
 			rx->forged_fins++;
 			return 0;
 		}
+		if (sh->ndone && rx_finished(sh, h->run_id))
+			return 0; /* --serve: a repeat of a run already reported (other_run) */
+		if (!rx_fin_fresh(sh, h)) {
+			rx->forged_fins++;
+			rx->stale_fins++;
+			return 0;
+		}
 		/* A proven fin may name the run, even one that sent nothing (no data to lock on). */
 		if (!run) {
 			uint64_t want = 1ull << 32 | h->run_id;
-			if (sh->ndone && rx_finished(sh, h->run_id))
-				return 0; /* --serve: a repeat of a run already reported */
 			if (!atomic_compare_exchange_strong(&sh->run, &run, want))
 				want = run;
 			else if (rx->cfg->run_timeout_s > 0)
@@ -431,6 +436,9 @@ int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 	}
 	if (!atomic_compare_exchange_strong(&sh->flows, &none, f.flows) && none != f.flows)
 		return 0;
+	for (uint64_t seen = atomic_load(&sh->fin_ns); seen < h.send_ns &&
+	     !atomic_compare_exchange_weak(&sh->fin_ns, &seen, h.send_ns);)
+		;
 	now = clock_read(rx);
 	if (!seq_fin(&rx->trk, h.flow, f.sent, f.bytes, f.duration_ns, f.flows))
 		return 1;

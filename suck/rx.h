@@ -78,6 +78,9 @@ struct rx_shared {
 	struct key key;            /* the run key (set before the threads start), or none */
 	uint64_t start_real_ns;    /* CLOCK_REALTIME when suck started: older send times are not
 				      of this run */
+	uint64_t fresh_ns;         /* under a run key, a fin sent (its tagged send time) before this
+				      is stale: suck's start, then past every run already served */
+	_Atomic uint64_t fin_ns;   /* the newest send time of a fin believed in this run */
 	_Atomic uint8_t owner[WIRE_MAX_FLOWS]; /* thread id + 1 of the flow's owner, 0 = none */
 	_Atomic unsigned fins;     /* flows whose first fin arrived */
 	_Atomic unsigned flows;    /* flows in the run, from the first believed fin */
@@ -109,7 +112,8 @@ struct rx {
 	struct sizes sizes;        /* received and bytes per size class (sizes.h) */
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
-	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key */
+	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key, or stale */
+	uint64_t stale_fins;       /* of them: a right tag, but sent before fresh_ns (a replay) */
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint64_t calls;            /* receive system calls made, idle and failed ones too */
 	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */
@@ -360,6 +364,12 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
  * never the next run's lock)? And between runs, with no thread running: the run just reported
  * joins them, and everything else shared is reset for the next. */
 int rx_finished(const struct rx_shared *sh, uint32_t run_id);
+/* Under a run key, may a fin whose tag is right be believed? Not when it was sent before
+ * sh->fresh_ns: a fin of an earlier run, played again. */
+static inline int rx_fin_fresh(const struct rx_shared *sh, const struct wire_hdr *h)
+{
+	return h->send_ns >= sh->fresh_ns;
+}
 void rx_serve_next(struct rx_shared *sh);
 
 /* fanin.c, --senders N: up to N runs at once, each locked on its first datagram (or proven fin)

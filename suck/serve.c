@@ -22,6 +22,9 @@ void rx_serve_next(struct rx_shared *sh)
 	uint64_t run = atomic_load(&sh->run);
 	struct key key = sh->key;
 	uint64_t start_real_ns = sh->start_real_ns, serve_ns = sh->serve_ns;
+	/* A fin sent no later than the newest this run believed is of this run or an earlier
+	 * one: stale from now on, however many runs later it is played again. */
+	uint64_t fresh_ns = sh->fin_ns >= sh->fresh_ns ? sh->fin_ns + 1 : sh->fresh_ns;
 	uint32_t ids[RX_DONE_IDS];
 	unsigned ndone = sh->ndone;
 
@@ -31,6 +34,7 @@ void rx_serve_next(struct rx_shared *sh)
 	memset(sh, 0, sizeof *sh);
 	sh->key = key;
 	sh->start_real_ns = start_real_ns;
+	sh->fresh_ns = fresh_ns;
 	sh->serve_ns = serve_ns;
 	memcpy(sh->done_ids, ids, sizeof ids);
 	sh->ndone = ndone;

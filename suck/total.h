@@ -14,7 +14,7 @@
 #include "work.h"
 
 struct total {
-	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, truncated, allocs, bufs, calls,
+	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, stale_fins, truncated, allocs, bufs, calls,
 		 idle_calls, wakeups, unworked;
 	uint64_t queue_hwm;          /* pool: the most batches waiting in any thread's queue */
 	uint64_t thread_min, thread_max; /* the fewest and the most datagrams one thread received */

@@ -24,7 +24,9 @@
  * To ::1 instead of 127.0.0.1 when INJECT_V6 is set and not empty. INJECT_JITTER_NS=X adds X
  * to the send time of every second data datagram: each pair of them then differs in transit
  * by X, which is what suck --jitter must find.
- * Data headers carry the time of sending, or INJECT_SEND_NS when it is set.
+ * Data headers carry the time of sending, or INJECT_SEND_NS when it is set; fins carry the time
+ * of sending, or INJECT_FIN_NS when it is set (a fin made earlier under the same key: what a
+ * recording of an earlier run would play again).
  * Fins are tagged under the run key in BS_RUN_KEY when it is set (as blast tags them), and
  * carry tag 0 otherwise: with a key in suck and none here, every fin is a forgery.
  *
@@ -98,6 +100,17 @@ static uint64_t send_ns(void)
 	       (j && n++ % 2 ? strtoull(j, NULL, 0) : 0);
 }
 
+static uint64_t fin_ns(void)
+{
+	const char *e = getenv("INJECT_FIN_NS");
+	struct timespec ts;
+
+	if (e)
+		return strtoull(e, NULL, 0);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void data(uint8_t *buf, size_t size, uint32_t run, uint16_t flow, uint64_t seq)
 {
 	struct wire_hdr h = { .type = WIRE_DATA, .flow = flow, .run_id = run, .seq = seq, .send_ns = send_ns() };
@@ -110,7 +123,7 @@ static void data(uint8_t *buf, size_t size, uint32_t run, uint16_t flow, uint64_
 static void fin(uint32_t run, uint16_t flow, uint64_t sent, uint64_t bytes, uint16_t flows)
 {
 	uint8_t buf[WIRE_FIN_LEN];
-	struct wire_hdr h = { .flow = flow, .run_id = run };
+	struct wire_hdr h = { .flow = flow, .run_id = run, .send_ns = fin_ns() };
 	struct wire_fin f = { .sent = sent, .bytes = bytes, .duration_ns = 1000, .flows = flows,
 			      .size = fin_size };
 
