@@ -73,7 +73,8 @@ int flow_setup(struct flow *f)
 	if (!cfg->raw) {
 		/* --rtt: requests, which ask for a reply of --reply-size */
 		struct wire_hdr h = { .type = cfg->rtt ? WIRE_REQ : WIRE_DATA, .flow = (uint16_t)f->id,
-				      .run_id = cfg->run_id };
+				      .run_id = cfg->run_id,
+				      .proof = cfg->key.set ? wire_run_proof(cfg->key.k, cfg->run_id) : 0 };
 		for (size_t d = 0; d < dgrams; d++) {
 			wire_put_hdr(f->bufs + d * cfg->size, &h);
 			if (cfg->rtt)

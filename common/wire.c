@@ -19,7 +19,7 @@ void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h)
 	buf[5] = h->type;
 	put16(buf + 6, h->flow);
 	put32(buf + 8, h->run_id);
-	put32(buf + 12, 0);
+	put32(buf + 12, h->type == WIRE_DATA ? h->proof : 0);
 	put64(buf + 16, h->seq);
 	put64(buf + 24, h->send_ns);
 }
@@ -33,6 +33,16 @@ void wire_put_echo(uint8_t *buf, uint64_t now_ns)
 {
 	buf[5] = WIRE_ECHO;
 	put64(buf + 24, now_ns);
+}
+
+uint32_t wire_run_proof(const uint8_t *key, uint32_t run_id)
+{
+	uint8_t msg[8] = { 'r', 'u', 'n', ':' };
+	uint32_t p;
+
+	put32(msg + 4, run_id);
+	p = (uint32_t)key_siphash(key, msg, sizeof msg);
+	return p ? p : 1;
 }
 
 uint64_t wire_fin_tag(const uint8_t *buf, const uint8_t *key)

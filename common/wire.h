@@ -33,6 +33,8 @@ struct wire_hdr {
 	uint32_t run_id;
 	uint64_t seq;
 	uint64_t send_ns;
+	uint32_t proof;   /* a data datagram's reserved field: the run's proof under a run key
+			     (wire_run_proof), 0 without one */
 };
 
 struct wire_fin {
@@ -89,10 +91,13 @@ static inline int wire_get_typed(const uint8_t *buf, size_t len, struct wire_hdr
 		return -1;
 	if (wire_get16(buf + 6) >= WIRE_MAX_FLOWS)
 		return -1;
-	/* reserved: 0, but in a request or its reply the reply's size (0, or a datagram's size) */
+	/* reserved: 0, but in data the run's proof and in a request or its reply the reply's size
+	 * (0, or a datagram's size) */
 	uint32_t reply = wire_get32(buf + 12);
-	if (reply != 0 && ((buf[5] != WIRE_REQ && buf[5] != WIRE_ECHO) || reply < WIRE_HDR_LEN || reply > WIRE_MAX_REPLY))
+	if (reply != 0 && buf[5] != WIRE_DATA &&
+	    (buf[5] == WIRE_FIN || reply < WIRE_HDR_LEN || reply > WIRE_MAX_REPLY))
 		return -1;
+	h->proof = buf[5] == WIRE_DATA ? reply : 0;
 	h->type = buf[5];
 	h->flow = wire_get16(buf + 6);
 	h->run_id = wire_get32(buf + 8);
@@ -106,6 +111,13 @@ static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *
 {
 	return wire_get_typed(buf, len, h, WIRE_TYPES_SUCK);
 }
+
+/* Under a run key, every data datagram of a run carries its proof in the reserved field: 32
+ * bits of SipHash-2-4 of the run id, never 0. A run is locked only by a datagram that carries it
+ * (or by a proven fin): a stranger without the key cannot start a run, take a --senders slot or
+ * end one a server is waiting on. The proof is the same for the whole run, so it costs nothing
+ * per datagram, and whoever sees the traffic can copy it (DESIGN.md says what that allows). */
+uint32_t wire_run_proof(const uint8_t *key, uint32_t run_id);
 
 /* Writes a whole fin (header of type WIRE_FIN + totals + tag); returns its length, WIRE_FIN_LEN.
  * The tag is computed under key (16 bytes) when key is not NULL; otherwise f->tag is written. */

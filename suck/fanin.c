@@ -47,6 +47,11 @@ struct fanin *fanin_new(const struct suck_cfg *cfg, unsigned threads)
 		f->sh[s].key = cfg->key;
 		f->sh[s].start_real_ns = f->sh[s].fresh_ns = sys_real_ns();
 	}
+	/* --run-id A,B,...: the named runs hold their slots from the start, and no other can take
+	 * one (rx_may_lock) */
+	for (unsigned s = 0; s < cfg->nrun_ids; s++)
+		atomic_store(&f->sh[s].run, 1ull << 32 | cfg->run_ids[s]);
+	atomic_store(&f->used, cfg->nrun_ids);
 	return f;
 }
 
@@ -88,7 +93,8 @@ struct rx *fanin_lanes(struct fanin *f, unsigned s, enum rx_stop receiver)
 }
 
 /* May this datagram, of a run no slot holds, take a free slot? Data may, as data locks a run
- * alone; a fin only under a run key, and only a proven one: without a key a fin of a run that
+ * alone (under a key, only with the run's proof; with named runs, none: they hold their slots);
+ * a fin only under a run key, and only a proven, fresh one: without a key a fin of a run that
  * sent nothing cannot be told from a forgery. */
 static int may_claim(const struct rx *hub, const struct wire_hdr *h, const uint8_t *buf, size_t len)
 {
@@ -96,7 +102,7 @@ static int may_claim(const struct rx *hub, const struct wire_hdr *h, const uint8
 	struct wire_fin fin;
 
 	if (h->type != WIRE_FIN)
-		return 1;
+		return rx_may_lock(hub->cfg, hub->sh, h);
 	return hub->sh->key.set && len <= hub->cap && wire_get_fin(buf, len, &fh, &fin) == 0 &&
 	       wire_fin_tag(buf, hub->sh->key.k) == fin.tag && rx_fin_fresh(hub->sh, &fh);
 }

@@ -23,6 +23,7 @@
 #include "report.h"
 #include "sys.h"
 #include "suck.h"
+#include "carry.h"
 #include "kernel.h"
 #include "total.h"
 #include "variant.h"
@@ -67,13 +68,13 @@ static void usage(FILE *out)
 "  -t, --time SECS      stop after SECS (0 = no limit)\n"
 "      --idle SECS      stop SECS after the last datagram (0 = never)\n"
 "      --serve          after a run ends on its fins, report it and wait for the next\n"
-"                       on the same sockets, a report row per run (not xdp, --run-id)\n"
+"                       on the same sockets, a report row per run (not xdp)\n"
 "      --runs N         --serve: stop after N runs, 1..%u (no limit)\n"
 "      --run-timeout SECS  --serve: end a run SECS after it locked, unfinished, report\n"
 "                       it and serve the next (0 = never)\n"
 "      --senders N      fan-in: count N runs (blasts) at once, each locked on its own\n"
 "                       first datagram, a report row each and a total row, 1..%u (one\n"
-"                       run; not with --serve, --run-id, --echo)\n"
+"                       run; not with --serve, --echo)\n"
 "  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
 "      --one-socket     -j: the N threads share one socket (no SO_REUSEPORT), each batch\n"
@@ -81,7 +82,8 @@ static void usage(FILE *out)
 "                       --jitter, --echo, --join; off)\n"
 "      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
-"                       the first data datagram)\n"
+"                       the first data datagram); --serve and --senders N: ID,ID,... the\n"
+"                       runs expected, up to %u (--senders: N of them), no other may start\n"
 "      --key-file FILE  the run key, 32 hex digits, from FILE ('-' = stdin; default: the\n"
 "                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
 "      --latency        one-way delay of every datagram, from blast's send time to the\n"
@@ -123,7 +125,7 @@ static void usage(FILE *out)
 "Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed\n"
 "(--serve: each run's as it ends; -t and --idle count from the start of serving).\n",
 		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_RUNS, SUCK_MAX_SENDERS, SUCK_MAX_THREADS,
-		SUCK_MAX_RETAIN,
+		SUCK_MAX_RETAIN, SUCK_MAX_RUN_IDS,
 		SUCK_MAX_WORKERS, SUCK_MAX_QUEUE, SUCK_MAX_BUSY_POLL, SUCK_MAX_BUSY_BUDGET);
 }
 
@@ -147,6 +149,29 @@ static const char *names_where(int which)
 }
 
 static char help_buf[1 << 14]; /* stdout's buffer for -h */
+
+/* --run-id ID[,ID...]: each 1..2^32-1, at most SUCK_MAX_RUN_IDS, none twice. */
+static void run_ids(const char *arg)
+{
+	char buf[16 * SUCK_MAX_RUN_IDS];
+	char *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof buf)
+		opt_die("--run-id '%.20s...': at most %u ids", arg, SUCK_MAX_RUN_IDS);
+	strcpy(buf, arg);
+	cfg.nrun_ids = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint32_t id = (uint32_t)opt_u64("--run-id", tok, OPT_PLAIN, 1, UINT32_MAX);
+		if (cfg.nrun_ids == SUCK_MAX_RUN_IDS)
+			opt_die("--run-id: at most %u ids", SUCK_MAX_RUN_IDS);
+		for (unsigned i = 0; i < cfg.nrun_ids; i++)
+			if (cfg.run_ids[i] == id)
+				opt_die("--run-id: %s named twice", tok);
+		cfg.run_ids[cfg.nrun_ids++] = id;
+	}
+	if (!cfg.nrun_ids || arg[strlen(arg) - 1] == ',' || arg[0] == ',' || strstr(arg, ",,"))
+		opt_die("--run-id '%s': ids 1..4294967295, separated by commas", arg);
+}
 
 static void parse(int argc, char **argv)
 {
@@ -237,7 +262,7 @@ static void parse(int argc, char **argv)
 			if (!(cfg.mc_ifindex = if_nametoindex(optarg)))
 				opt_die("--mc-if '%s': no such interface here", optarg);
 			break;
-		case O_RUNID: cfg.run_id = (uint32_t)opt_u64("--run-id", optarg, OPT_PLAIN, 1, UINT32_MAX); break;
+		case O_RUNID: run_ids(optarg); break;
 		case O_KEYFILE: key_file = optarg; break;
 		case O_RXDEV:
 			if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
@@ -315,9 +340,15 @@ static void parse(int argc, char **argv)
 		opt_die("%s applies to --serve", cfg.runs ? "--runs" : "--run-timeout");
 	/* Every run of a server has its own id (blast's random one): a fixed one would make a
 	 * late datagram of the run before one of the next. */
-	if (cfg.serve && cfg.run_id)
-		opt_die("--serve with --run-id: each run served is the run of its own first datagram "
-			"(or proven fin); leave --run-id out");
+	/* --serve and --senders: the runs named may start, in any order; a lone run is fixed */
+	if (cfg.nrun_ids > 1 && !cfg.serve && !cfg.senders)
+		opt_die("--run-id with %u ids: a list names the runs of --serve or --senders; a single "
+			"run takes one", cfg.nrun_ids);
+	if (cfg.senders && cfg.nrun_ids && cfg.nrun_ids != cfg.senders)
+		opt_die("--senders %u with --run-id: name %u runs, not %u", cfg.senders, cfg.senders,
+			cfg.nrun_ids);
+	if (!cfg.serve && !cfg.senders && cfg.nrun_ids)
+		cfg.run_id = cfg.run_ids[0];
 	/* xdp is set up again between runs: its program off the device and on again, unserved */
 	if (cfg.serve && cfg.variant->device)
 		opt_die("--serve applies to every variant but -m xdp");
@@ -326,9 +357,6 @@ static void parse(int argc, char **argv)
 	if (cfg.senders && cfg.serve)
 		opt_die("--senders with --serve: a server takes its runs one after another; concurrent "
 			"runs are counted by one suck --senders N run");
-	if (cfg.senders && cfg.run_id)
-		opt_die("--senders with --run-id: each of the N runs is the run of its own first datagram "
-			"(or proven fin); leave --run-id out");
 	/* --echo's replies are queued per receiving socket and sent after the batch: not per run */
 	if (cfg.senders && cfg.echo)
 		opt_die("--senders with --echo: fan-in counts runs apart, the replies of blast --rtt are "
@@ -389,6 +417,15 @@ static struct rx rxs[SUCK_MAX_THREADS]; /* one per socket and thread, side by si
 static struct rx_shared sh;
 static struct fanin *fan;      /* --senders: the runs' slots and lanes */
 static struct one *onesock;    /* --one-socket: the threads' one receive state */
+static struct carry *carries[SUCK_MAX_THREADS]; /* where runs may follow runs: each thread's */
+
+/* May a run be found stale and followed by the next on the same sockets (carry.h)? Not where
+ * the run is fixed (--run-id alone) or several are counted at once (--senders), nor on one
+ * shared receive state (--one-socket). */
+static int runs_follow(void)
+{
+	return (cfg.serve || !cfg.run_id) && !cfg.senders && !cfg.one_socket;
+}
 
 static void *worker_main(void *arg)
 {
@@ -397,6 +434,9 @@ static void *worker_main(void *arg)
 	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + rx->id) % sys_ncpu()) < 0)
 		warn("warning: sched_setaffinity");
 	cfg.variant->run(rx);
+	/* the socket's drops as this thread stops, not once every thread has: what arrives after
+	 * this is the next run's (--serve) */
+	rx->drops_end = onesock && rx->id > 0 ? 0 : rx_drops(rx);
 	return NULL;
 }
 
@@ -507,6 +547,7 @@ static int setup_rx(struct rx *rx, int fd, unsigned id)
 		warn("mmap for the sequence tracker");
 		return 1;
 	}
+	rx->carry = carries[id];
 	st = v->setup(rx);
 	if (st && rx->error.call) {
 		/* the variant named the call that failed */
@@ -546,7 +587,7 @@ static int check(void)
 {
 	struct rx *rx = &rxs[0];
 	struct report r;
-	char spec[48], run[16], where[80];
+	char spec[48], run[9 * SUCK_MAX_RUN_IDS + 1], where[80];
 	const char *mech;
 	int fd = open_socket(&cfg.to, 1), rcvbuf, st;
 
@@ -562,6 +603,8 @@ static int check(void)
 		return st;
 	work_spec(&cfg.work, spec, sizeof spec);
 	snprintf(run, sizeof run, "%08x", cfg.run_id);
+	for (unsigned i = 0, n = 0; i < cfg.nrun_ids && !cfg.run_id; i++) /* named runs: a list */
+		n += (unsigned)snprintf(run + n, sizeof run - n, "%s%08x", i ? "," : "", cfg.run_ids[i]);
 	net_format(&cfg.to, where, sizeof where);
 	report_init(&r);
 	report_str(&r, "tool", "suck");
@@ -571,7 +614,7 @@ static int check(void)
 	report_str(&r, "work", spec);
 	report_str(&r, "addr", where);
 	report_u64(&r, "port", cfg.port);
-	report_str(&r, "run_id", cfg.run_id ? run : "first");
+	report_str(&r, "run_id", cfg.run_id || cfg.nrun_ids ? run : "first");
 	report_u64(&r, "keyed", (uint64_t)cfg.key.set);
 	report_u64(&r, "bufsize", cfg.bufsize);
 	report_u64(&r, "batch", cfg.batch);
@@ -646,10 +689,18 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		atomic_store(&sh.run, 1ull << 32 | cfg.run_id);
 	sh.key = cfg.key;
 	sh.start_real_ns = sh.fresh_ns = sys_real_ns();
-	if (cfg.serve) {
+	if (runs_follow()) {
 		/* -t and --idle count from here, over every run */
 		sh.serve_ns = sys_mono_ns();
 		atomic_store(&sh.last_ns, sh.serve_ns);
+		/* what may arrive of the next run between a stale run's end and every thread's stop:
+		 * a batch and a check's datagrams, twice for the entries' own room */
+		for (unsigned i = 0; i < cfg.threads; i++)
+			if (!(carries[i] = carry_new(2 * ((size_t)cfg.batch + RX_FLUSH), cfg.bufsize < WIRE_FIN_LEN ?
+						     WIRE_FIN_LEN : cfg.bufsize))) {
+				warn("mmap for the next run's first datagrams");
+				return 1;
+			}
 	}
 	if (cfg.senders && !(fan = fanin_new(&cfg, cfg.threads))) {
 		warn("mmap for --senders' runs");
@@ -741,8 +792,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	struct report r;
 
 	for (unsigned i = 0; i < cfg.threads; i++) {
-		/* --one-socket: one socket, one counter */
-		int64_t d = onesock && i > 0 ? 0 : rx_drops(&rxs[i]);
+		int64_t d = rxs[i].drops_end; /* worker_main's */
 		if (d < 0)
 			kdrops = -1;
 		else if (kdrops >= 0)
@@ -862,12 +912,16 @@ static void close_all(void)
 	fan = NULL;
 	one_free(onesock);
 	onesock = NULL;
+	for (unsigned i = 0; i < SUCK_MAX_THREADS; i++) {
+		carry_free(carries[i]);
+		carries[i] = NULL;
+	}
 }
 
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,
-		  const struct kernel_work *kw)
+		  const struct kernel_work *kw, int64_t drops_base)
 {
-	struct run_out o = { .where = where, .rcvbuf = rcvbuf };
+	struct run_out o = { .where = where, .rcvbuf = rcvbuf, .drops_base = drops_base };
 
 	rc = report_run(rc, &o, c0, c1, kw);
 	if (cfg.threads)
@@ -895,12 +949,55 @@ static int run_measured(struct sys_cpu *c0, struct sys_cpu *c1, struct kernel_wo
 	return rc;
 }
 
+/* Between runs, with no thread running: the shared state reset for the next run (serve.c),
+ * every thread's state made again on its socket (trackers and buffers freed, then allocated as
+ * for the first run: memory stays what one run holds), and the next run's first datagrams,
+ * carried over a stale run's end, handed to it. 0, or the exit code with the message said. */
+static int next_run(void)
+{
+	int rc = 0;
+
+	rx_serve_next(&sh);
+	for (unsigned i = 0; i < cfg.threads && !rc; i++) {
+		int fd = rxs[i].fd;
+		cfg.variant->teardown(&rxs[i]);
+		rx_free(&rxs[i]);
+		if ((rc = setup_rx(&rxs[i], fd, i))) {
+			/* this one's state is gone: close its socket now, the others below */
+			cfg.variant->teardown(&rxs[i]);
+			rx_free(&rxs[i]);
+			close(fd);
+			carry_free(carries[i]);
+			for (unsigned j = i + 1; j < cfg.threads; j++) {
+				rxs[j - 1] = rxs[j]; /* no thread runs: a plain move */
+				carries[j - 1] = carries[j];
+			}
+			carries[--cfg.threads] = NULL;
+		}
+	}
+	for (unsigned i = 0; i < cfg.threads && !rc; i++)
+		if (carries[i])
+			carry_feed(carries[i], &rxs[i]);
+	return rc;
+}
+
+/* A lone run found stale (a run without fins, when the next began): said on stderr and set
+ * aside; the run that found it is the one measured and reported. */
+static void set_aside(void)
+{
+	uint64_t own = 0, next = atomic_load(&sh.next);
+
+	for (unsigned i = 0; i < cfg.threads; i++)
+		own += rxs[i].received - rxs[i].foreign - rxs[i].truncated;
+	warnx("warning: run %08x sent no fin and went quiet when run %08x began (%llu datagrams of "
+	      "it arrived): it is set aside, and the report is of run %08x", (uint32_t)atomic_load(&sh.run),
+	      (uint32_t)next, (unsigned long long)own, (uint32_t)next);
+}
+
 /* --serve: runs one after another on the same sockets, each reported as it ends. A run that
- * ended on its fins or --run-timeout is followed by the next; a signal, -t, --idle, --runs or
- * an error ends serving. A run that saw nothing (a signal or --idle while waiting) has no row.
- * Between runs every thread's state is made again on its socket (trackers and buffers freed,
- * then allocated as for the first run: memory stays what one run holds), and rx_serve_next
- * resets what the threads share. */
+ * ended on its fins, --run-timeout or found stale is followed by the next (next_run); a signal,
+ * -t, --idle, --runs or an error ends serving. A run that saw nothing (a signal or --idle while
+ * waiting) has no row. */
 static int serve(const char *where, int rcvbuf)
 {
 	struct run_out o = { .where = where, .rcvbuf = rcvbuf, .drops_base = 0 };
@@ -930,25 +1027,10 @@ static int serve(const char *where, int rcvbuf)
 		} else {
 			rc = st;
 		}
-		if (rc || cfg.threads == 0 || (why && why != RX_STOP_RUN_TIMEOUT) ||
+		if (rc || cfg.threads == 0 || (why && why != RX_STOP_RUN_TIMEOUT && why != RX_STOP_STALE) ||
 		    (cfg.runs && o.serve_run >= cfg.runs))
 			break;
-		rx_serve_next(&sh);
-		for (unsigned i = 0; i < cfg.threads && !rc; i++) {
-			int fd = rxs[i].fd;
-			cfg.variant->teardown(&rxs[i]);
-			rx_free(&rxs[i]);
-			if ((rc = setup_rx(&rxs[i], fd, i))) {
-				/* this one's state is gone: close its socket now, the others below */
-				cfg.variant->teardown(&rxs[i]);
-				rx_free(&rxs[i]);
-				close(fd);
-				for (unsigned j = i + 1; j < cfg.threads; j++)
-					rxs[j - 1] = rxs[j]; /* no thread runs: a plain move */
-				cfg.threads--;
-			}
-		}
-		if (rc)
+		if ((rc = next_run()))
 			break;
 	}
 	if (cfg.threads)
@@ -962,6 +1044,7 @@ int main(int argc, char **argv)
 	struct sys_cpu c0, c1;
 	char where[80];
 	int rcvbuf, rc;
+	int64_t drops_base = 0;
 
 	opt_prog = "suck";
 	if (sys_start() < 0)
@@ -974,5 +1057,15 @@ int main(int argc, char **argv)
 	if (cfg.serve)
 		return serve(where, rcvbuf);
 	rc = run_measured(&c0, &c1, &kw);
-	return finish(rc, where, rcvbuf, &c0, &c1, &kw);
+	/* a run without fins that went quiet as another began: measure the one that began */
+	while (!rc && cfg.threads && atomic_load(&sh.stop) == RX_STOP_STALE) {
+		set_aside();
+		drops_base = 0;
+		for (unsigned i = 0; i < cfg.threads; i++)
+			drops_base = drops_base < 0 || rxs[i].drops_end < 0 ? -1 : drops_base + rxs[i].drops_end;
+		if ((rc = next_run()))
+			return rc;
+		rc = run_measured(&c0, &c1, &kw);
+	}
+	return finish(rc, where, rcvbuf, &c0, &c1, &kw, drops_base);
 }

@@ -308,9 +308,10 @@ end:
 	pthread_mutex_lock(&p->mu);
 	/* A run that ended on its fins (or went idle) counts every datagram of them: wait for the
 	 * batches still queued and at work, a tick at a time; a signal still cuts it short. */
-	while ((rx->done == RX_STOP_FIN || rx->done == RX_STOP_IDLE) && (atomic_load(&p->qlen) || p->busy))
+	while ((rx->done == RX_STOP_FIN || rx->done == RX_STOP_IDLE || rx->done == RX_STOP_STALE) &&
+	       (atomic_load(&p->qlen) || p->busy))
 		wait_tick(rx, p);
-	if (rx->done != RX_STOP_FIN && rx->done != RX_STOP_IDLE)
+	if (rx->done != RX_STOP_FIN && rx->done != RX_STOP_IDLE && rx->done != RX_STOP_STALE)
 		atomic_store(&p->cut, 1);
 	p->quit = 1;
 	pthread_cond_broadcast(&p->work_cv);

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "carry.h"
 #include "echo.h"
 #include "net.h"
 #include "sys.h"
@@ -20,7 +21,7 @@
 #endif
 
 const char *const rx_stop_names[] = { "running", "fin", "signal", "time", "idle", "error",
-					 "run_timeout" };
+					 "run_timeout", "stale" };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh)
 {
@@ -269,7 +270,7 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 		return;
 	}
 	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
-	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, h.run_id)) &&
+	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, &h)) &&
 	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
 	     rx_claim(rx, h.flow, src)) &&
 	    seq_discard(&rx->trk, h.flow, h.seq))
@@ -295,31 +296,99 @@ void rx_first(struct rx *rx)
 	atomic_compare_exchange_strong(&rx->sh->last_ns, &seen, rx->first_ns);
 }
 
-int rx_lock(struct rx *rx, uint32_t run_id)
+/* A reason that ends the whole run, not just this thread's socket. */
+static void stop_all(struct rx *rx, enum rx_stop why)
 {
-	uint64_t want = 1ull << 32 | run_id, cur = 0;
+	int none = 0;
+
+	atomic_compare_exchange_strong(&rx->sh->stop, &none, (int)why);
+	rx->done = why;
+}
+
+int rx_may_lock(const struct suck_cfg *cfg, const struct rx_shared *sh, const struct wire_hdr *h)
+{
+	if (cfg->nrun_ids) {
+		for (unsigned i = 0; i < cfg->nrun_ids; i++)
+			if (cfg->run_ids[i] == h->run_id)
+				return 1;
+		return 0;
+	}
+	if (sh->key.set)
+		return h->type == WIRE_REQ || (h->type == WIRE_DATA && h->proof == wire_run_proof(sh->key.k, h->run_id));
+	return 1;
+}
+
+int rx_lock(struct rx *rx, const struct wire_hdr *h)
+{
+	struct rx_shared *sh = rx->sh;
+	uint64_t want = 1ull << 32 | h->run_id, cur = 0;
 
 	if (!rx->have_run) {
-		/* --serve: a late datagram of a run already reported names no new run */
-		if (rx->sh->ndone && !atomic_load(&rx->sh->run) && rx_finished(rx->sh, run_id)) {
+		/* --serve: a late datagram of a run already reported names no new run; nor does one
+		 * that cannot start a run (rx_may_lock) */
+		if (!atomic_load(&sh->run) && ((sh->ndone && rx_finished(sh, h->run_id)) ||
+					       !rx_may_lock(rx->cfg, sh, h))) {
 			if (!rx->other_id)
-				rx->other_id = run_id;
+				rx->other_id = h->run_id;
 			return 0;
 		}
 		/* --run-id, or the first data datagram of any thread, decides the run; the others
 		 * adopt it. */
-		if (!atomic_compare_exchange_strong(&rx->sh->run, &cur, want))
+		if (!atomic_compare_exchange_strong(&sh->run, &cur, want)) {
 			want = cur;
-		else if (rx->cfg->run_timeout_s > 0)
-			atomic_store(&rx->sh->lock_ns, sys_mono_ns());
+		} else {
+			uint64_t now = sys_mono_ns(); /* once a run */
+			atomic_store(&sh->run_ns, now);
+			if (rx->cfg->run_timeout_s > 0)
+				atomic_store(&sh->lock_ns, now);
+		}
 		rx->run_id = (uint32_t)want;
 		rx->have_run = 1;
 	}
-	if (run_id != rx->run_id) {
+	if (h->run_id != rx->run_id) {
 		if (!rx->other_id)
-			rx->other_id = run_id;
+			rx->other_id = h->run_id;
 		return 0;
 	}
+	return 1;
+}
+
+/* Is the run stale now that h, of another run, arrived? Only a run without a believed fin
+ * (one with fins is ending on its own), never a fixed one, and only for a run that may start:
+ * a named one, a proven one under a key; with neither, a run quiet for RX_STALE_NS, as a
+ * stranger's datagram or a killed blast leaves. */
+static int stale_now(struct rx *rx, const struct wire_hdr *h)
+{
+	struct rx_shared *sh = rx->sh;
+
+	if (!atomic_load(&sh->run) || atomic_load(&sh->fins) || atomic_load(&sh->drain))
+		return 0;
+	if (sh->ndone && rx_finished(sh, h->run_id))
+		return 0;
+	if (rx->cfg->nrun_ids || sh->key.set)
+		return rx_may_lock(rx->cfg, sh, h);
+	return rx->check_ns - atomic_load(&sh->run_ns) >= RX_STALE_NS;
+}
+
+int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t len, const void *src)
+{
+	struct rx_shared *sh = rx->sh;
+	uint64_t want = 1ull << 32 | h->run_id, next = atomic_load(&sh->next);
+
+	if (next != want) {
+		if (next || !stale_now(rx, h))
+			return 0;
+		if (!atomic_compare_exchange_strong(&sh->next, &next, want) && next != want)
+			return 0;
+		stop_all(rx, RX_STOP_STALE);
+	}
+	/* full: counted here as other_run, which the next run then reports lost */
+	if (carry_add(rx->carry, buf, len, src) < 0)
+		return 0;
+	rx->received--;
+	rx->bytes -= len;
+	sizes_sub(&rx->sizes, len);
+	rx->carried++;
 	return 1;
 }
 
@@ -488,19 +557,19 @@ static void progress(struct rx *rx, uint64_t now)
 		rx->next_progress_ns = now + every;
 }
 
-/* A reason that ends the whole run, not just this thread's socket. */
-static void stop_all(struct rx *rx, enum rx_stop why)
-{
-	int none = 0;
-
-	atomic_compare_exchange_strong(&rx->sh->stop, &none, (int)why);
-	rx->done = why;
-}
-
 /* The checks shared by rx_batch and rx_idle, at most once per batch or tick. */
 static void check(struct rx *rx, uint64_t now)
 {
 	const struct suck_cfg *cfg = rx->cfg;
+	uint64_t own = rx->received - rx->foreign - rx->truncated;
+
+	/* when the run last took a datagram of its own: what says a run without fins is stale */
+	if (own != rx->own_seen) {
+		uint64_t seen = atomic_load(&rx->sh->run_ns);
+		rx->own_seen = own;
+		while (seen < now && !atomic_compare_exchange_weak(&rx->sh->run_ns, &seen, now))
+			;
+	}
 
 	if (sys_stop)
 		stop_all(rx, RX_STOP_SIGNAL);

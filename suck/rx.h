@@ -39,9 +39,11 @@
 #define RX_TICK_MS 20          /* SO_RCVTIMEO: how long a blocked receive waits before a check */
 #define RX_DRAIN_NS 1000000000ull /* after the last fin, drain what is queued for at most 1 s */
 #define RX_DONE_IDS 16         /* --serve: finished runs whose stragglers are other_run, not a new run */
+#define RX_STALE_NS 1000000000ull /* no key, no names: a run without fins this quiet is stale
+				      when another begins */
 
 enum rx_stop { RX_RUNNING, RX_STOP_FIN, RX_STOP_SIGNAL, RX_STOP_TIME, RX_STOP_IDLE, RX_STOP_ERROR,
-	       RX_STOP_RUN_TIMEOUT };
+	       RX_STOP_RUN_TIMEOUT, RX_STOP_STALE };
 extern const char *const rx_stop_names[];
 
 
@@ -81,6 +83,8 @@ struct rx_shared {
 	uint64_t fresh_ns;         /* under a run key, a fin sent (its tagged send time) before this
 				      is stale: suck's start, then past every run already served */
 	_Atomic uint64_t fin_ns;   /* the newest send time of a fin believed in this run */
+	_Atomic uint64_t run_ns;   /* when the run last took a datagram of its own, at a check */
+	_Atomic uint64_t next;     /* 1 << 32 | the run id that found this one stale, 0 before */
 	_Atomic uint8_t owner[WIRE_MAX_FLOWS]; /* thread id + 1 of the flow's owner, 0 = none */
 	_Atomic unsigned fins;     /* flows whose first fin arrived */
 	_Atomic unsigned flows;    /* flows in the run, from the first believed fin */
@@ -112,6 +116,11 @@ struct rx {
 	struct sizes sizes;        /* received and bytes per size class (sizes.h) */
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
+	uint64_t own_seen;         /* received - foreign - truncated at the last check */
+	struct carry *carry;       /* the next run's datagrams once this one is stale; NULL where
+				      runs are fixed (--run-id alone, --senders, --one-socket) */
+	uint64_t carried;          /* of them, taken by this thread (not counted in this run) */
+	int64_t drops_end;         /* the kernel's drops for this thread as it stopped (rx_drops) */
 	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key, or stale */
 	uint64_t stale_fins;       /* of them: a right tag, but sent before fresh_ns (a replay) */
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
@@ -254,7 +263,14 @@ static inline ssize_t rx_recv(struct rx *rx, void *buf, size_t cap, struct rx_na
  * own from this source (1 when it now does). */
 int rx_fin(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
 void rx_first(struct rx *rx);
-int rx_lock(struct rx *rx, uint32_t run_id);
+int rx_lock(struct rx *rx, const struct wire_hdr *h);
+/* May h start a run (or take a --senders slot)? With named runs (--run-id A,B,...), only one of
+ * them; else under a run key only data that carries the run's proof, or a request (blast --rtt,
+ * whose reserved field is the reply's size); else any. */
+int rx_may_lock(const struct suck_cfg *cfg, const struct rx_shared *sh, const struct wire_hdr *h);
+/* A datagram of another run: 1 when it was carried to the next run (carry.h), which happens
+ * when its run has found this one stale. Undoes rx_take_as's counts of it. */
+int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t len, const void *src);
 int rx_claim(struct rx *rx, unsigned flow, const void *src);
 
 /* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf, which
@@ -262,7 +278,8 @@ int rx_claim(struct rx *rx, unsigned flow, const void *src);
  * rx_name). work: run the work here. Every variant but pool passes 1, a constant, so that
  * rx_take compiles as it always did; pool's receiver passes 0 and hands the work to a worker
  * (pool.c). Returns -1 for a fin it consumed (no work for it), 1 for a valid datagram when
- * work is 0 and --latency is on (the worker records its delay), else 0. */
+ * work is 0 and --latency is on (the worker records its delay), else 0; -1 also for a datagram
+ * carried to the next run (rx_other), which this run does not count. */
 int fanin_take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, int work);
 /* A datagram rx_fin is asked about: a fin is read whatever -s is (rx->cap holds a whole one). */
 static inline int rx_maybe_fin(const struct rx *rx, const uint8_t *buf, size_t len)
@@ -294,7 +311,7 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 		/* The header is in the buffer even when -s is smaller (rx->cap holds it): it may
 		 * still tell the run, so that its fins are believed. */
 		if (!rx->have_run && wire_get_hdr(buf, len, &h) == 0 && h.type != WIRE_FIN)
-			rx_lock(rx, h.run_id);
+			rx_lock(rx, &h);
 		return 0;
 	}
 	if (work)
@@ -304,7 +321,9 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 		rx->foreign++;
 		return 0;
 	}
-	if ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, h.run_id)) {
+	if ((!rx->have_run || h.run_id != rx->run_id) && !rx_lock(rx, &h)) {
+		if (rx->carry && rx_other(rx, &h, buf, len, src))
+			return -1;
 		rx->foreign++;
 		rx->other_run++;
 		return 0;
@@ -331,7 +350,7 @@ static inline void rx_take(struct rx *rx, const uint8_t *buf, size_t len, const 
  * after the fins, whose datagrams are in the fins' sent and must all be counted. */
 static inline int rx_cut(const struct rx *rx)
 {
-	return rx->done != RX_RUNNING && rx->done != RX_STOP_FIN;
+	return rx->done != RX_RUNNING && rx->done != RX_STOP_FIN && rx->done != RX_STOP_STALE;
 }
 
 /* rx_take, then the stop conditions every check_every datagrams: a counter, not a clock. */

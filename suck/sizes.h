@@ -26,6 +26,15 @@ static inline void sizes_add(struct sizes *s, size_t len)
 	s->bytes[bin] += len;
 }
 
+/* Takes back one sizes_add (a datagram carried to the next run, carry.h). */
+static inline void sizes_sub(struct sizes *s, size_t len)
+{
+	unsigned bin = (len > 64) + (len > 256) + (len > 576) + (len > 1024) + (len > 1500);
+
+	s->n[bin]--;
+	s->bytes[bin] -= len;
+}
+
 void sizes_merge(struct sizes *dst, const struct sizes *src);
 /* The end's check of the fins' bytes (size_word: the run's, 0 without a believed fin): when
  * every flow's fin was believed, nothing was lost and every datagram received was valid, the

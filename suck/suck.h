@@ -21,6 +21,7 @@
 #define SUCK_MAX_BUSY_BUDGET 65535 /* --busy-poll-budget: SO_BUSY_POLL_BUDGET is 16 bits */
 #define SUCK_MAX_RUNS    1000000000u /* --runs */
 #define SUCK_MAX_SENDERS 64     /* --senders: runs at once, each a tracker per thread */
+#define SUCK_MAX_RUN_IDS 64     /* --run-id A,B,...: the runs --serve or --senders expect */
 #define SUCK_MAX_LANES   256    /* --senders x -j: trackers (4 MiB of address space each) */
 #define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
 #define SUCK_MAX_RCVBUF  (1 << 30)
@@ -44,6 +45,8 @@ struct suck_cfg {
 	int cpu;               /* -1 = not pinned */
 	int fmt;
 	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
+	uint32_t run_ids[SUCK_MAX_RUN_IDS]; /* --serve, --senders: the runs named, any order */
+	unsigned nrun_ids;     /* 0: any run may start (under a key, a proven one) */
 	struct key key;        /* the run key (BS_RUN_KEY or --key-file): believe only fins it tags */
 	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
 	int spin;              /* --spin: never block in a receive call */

@@ -152,12 +152,12 @@ check "$n: two reports, no third" test "$(grep -c '^serve_run:' "$TMP/$n.out")" 
 check "$n: a blank line between them" test "$(grep -c '^$' "$TMP/$n.out")" = 1
 
 # 7. Usage: exit 2 with the option named.
-for args in "--runs 3" "--run-timeout 1" "--serve --run-id 5" "--serve -m xdp" "--serve --runs 0" \
+for args in "--runs 3" "--run-timeout 1" "--run-id 5,6" "--serve -m xdp" "--serve --runs 0" \
 	"--serve --run-timeout x"; do
 	# shellcheck disable=SC2086
 	"$BIN/suck" $args --check >"$TMP/u.out" 2>"$TMP/u.err"
 	check "usage '$args': exit 2" test $? = 2
-	check "usage '$args': says which" grep -q -e '--serve' -e '--runs' -e '--run-timeout' "$TMP/u.err"
+	check "usage '$args': says which" grep -q -e '--serve' -e '--runs' -e '--run-timeout' -e '--run-id' "$TMP/u.err"
 done
 "$BIN/suck" --serve --runs 4 --run-timeout 2 -p 0 -o tsv --check >"$TMP/c.out" 2>&1
 check "--check reports serve, runs, run_timeout_s" test "$(field "$TMP/c.out" serve) $(field "$TMP/c.out" runs) $(field "$TMP/c.out" run_timeout_s)" = "1 4 2.000"

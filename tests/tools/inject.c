@@ -27,8 +27,9 @@
  * Data headers carry the time of sending, or INJECT_SEND_NS when it is set; fins carry the time
  * of sending, or INJECT_FIN_NS when it is set (a fin made earlier under the same key: what a
  * recording of an earlier run would play again).
- * Fins are tagged under the run key in BS_RUN_KEY when it is set (as blast tags them), and
- * carry tag 0 otherwise: with a key in suck and none here, every fin is a forgery.
+ * Fins are tagged, and data carries the run's proof, under the run key in BS_RUN_KEY when it is
+ * set (as blast does), and tag and proof are 0 otherwise: with a key in suck and none here,
+ * every fin is a forgery and no datagram can start a run.
  *
  * Prints, as tsv, what suck should count: foreign, truncated, valid, dup, reordered, sent. */
 #include <arpa/inet.h>
@@ -113,7 +114,8 @@ static uint64_t fin_ns(void)
 
 static void data(uint8_t *buf, size_t size, uint32_t run, uint16_t flow, uint64_t seq)
 {
-	struct wire_hdr h = { .type = WIRE_DATA, .flow = flow, .run_id = run, .seq = seq, .send_ns = send_ns() };
+	struct wire_hdr h = { .type = WIRE_DATA, .flow = flow, .run_id = run, .seq = seq, .send_ns = send_ns(),
+			      .proof = key.set ? wire_run_proof(key.k, run) : 0 };
 
 	memset(buf, 0xab, size);
 	wire_put_hdr(buf, &h);

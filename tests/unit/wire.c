@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "unit.h"
+#include "key.h"
 #include "wire.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -29,13 +30,13 @@ static uint64_t be(const uint8_t *p, int n)
 static void test_round_trip(void)
 {
 	static const struct wire_hdr cases[] = {
-		{ WIRE_DATA, 0, 0, 0, 0 },
-		{ WIRE_DATA, 1, 1, 1, 1 },
-		{ WIRE_FIN, 7, 0xdeadbeefu, 123456789012345ull, 1700000000123456789ull },
-		{ WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX },
-		{ WIRE_FIN, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX },
-		{ WIRE_DATA, 0x00a5, 0x01020304u, 0x0000030405060708ull, 0x1112131415161718ull },
-		{ WIRE_DATA, 0x80, 0x80000000u, 0x0000800000000000ull, 0x8000000000000001ull },
+		{ WIRE_DATA, 0, 0, 0, 0, 0 },
+		{ WIRE_DATA, 1, 1, 1, 1, 0 },
+		{ WIRE_FIN, 7, 0xdeadbeefu, 123456789012345ull, 1700000000123456789ull, 0 },
+		{ WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX, 0 },
+		{ WIRE_FIN, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1, UINT64_MAX, 0 },
+		{ WIRE_DATA, 0x00a5, 0x01020304u, 0x0000030405060708ull, 0x1112131415161718ull, 0 },
+		{ WIRE_DATA, 0x80, 0x80000000u, 0x0000800000000000ull, 0x8000000000000001ull, 0 },
 	};
 
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -64,7 +65,7 @@ static void test_round_trip(void)
 static void test_layout(void)
 {
 	const struct wire_hdr h = { WIRE_DATA, 0x0a0b, 0x11223344u, 0x2122232425262728ull,
-				    0x3132333435363738ull };
+				    0x3132333435363738ull, 0 };
 	static const uint8_t want[WIRE_HDR_LEN] = {
 		'B', 'L', 'S', 'T', 1, 0, 0x0a, 0x0b,
 		0x11, 0x22, 0x33, 0x44, 0, 0, 0, 0,
@@ -96,7 +97,7 @@ static void test_layout(void)
 
 static void test_reject(void)
 {
-	const struct wire_hdr h = { WIRE_DATA, 3, 0xabcdef01u, 99, 1000 };
+	const struct wire_hdr h = { WIRE_DATA, 3, 0xabcdef01u, 99, 1000, 0 };
 	uint8_t good[WIRE_HDR_LEN], buf[WIRE_HDR_LEN];
 	struct wire_hdr out;
 
@@ -139,7 +140,8 @@ static void test_reject(void)
 			CHECK(out.type == t, "type %d decoded as %u", t, out.type);
 	}
 
-	/* A request's reserved field is the reply's size: 0, or 32..65527; in data or a fin, 0. */
+	/* A request's reserved field is the reply's size: 0, or 32..65527; in data the run's proof,
+	 * any value (decoded as proof); in a fin, 0. */
 	static const struct { uint32_t size; int ok; } replies[] = {
 		{ 0, 1 }, { 1, 0 }, { 31, 0 }, { 32, 1 }, { 1450, 1 }, { 65527, 1 }, { 65528, 0 },
 		{ 0x10000, 0 }, { 0x80000000u, 0 }, { 0xffffffffu, 0 },
@@ -152,11 +154,12 @@ static void test_reject(void)
 			buf[13] = (uint8_t)(replies[i].size >> 16);
 			buf[14] = (uint8_t)(replies[i].size >> 8);
 			buf[15] = (uint8_t)replies[i].size;
-			int want = (replies[i].ok && (t == WIRE_REQ || replies[i].size == 0)) ? 0 : -1;
+			int want = t == WIRE_DATA || (replies[i].ok && (t == WIRE_REQ || replies[i].size == 0)) ? 0 : -1;
 			memset(&out, 0, sizeof out);
 			CHECK(wire_get_hdr(buf, sizeof buf, &out) == want, "type %d reply size %u", t, replies[i].size);
 			if (want == 0)
 				CHECK(wire_get_reply(buf) == replies[i].size, "reply size %u", replies[i].size);
+			CHECK(out.proof == (t == WIRE_DATA ? replies[i].size : 0), "type %d proof %u", t, out.proof);
 		}
 	{
 		struct wire_hdr rq = { .type = WIRE_REQ, .flow = 3, .run_id = 9, .seq = 5 }, back;
@@ -202,13 +205,29 @@ static void test_reject(void)
 			CHECK(out.flow == flows[i], "flow %u decoded as %u", flows[i], out.flow);
 	}
 
-	/* Reserved: any nonzero bit in any of the four bytes. */
+	/* Reserved, in a fin: any nonzero bit in any of the four bytes. */
 	for (int i = 12; i < 16; i++)
 		for (int b = 0; b < 8; b++) {
 			memcpy(buf, good, sizeof buf);
+			buf[5] = WIRE_FIN;
 			buf[i] = (uint8_t)(1u << b);
 			CHECK(wire_get_hdr(buf, sizeof buf, &out) == -1, "reserved byte %d bit %d", i, b);
 		}
+	/* The run's proof: a fixed function of the key and the run id, never 0, and it tells runs
+	 * and keys apart. */
+	{
+		uint8_t k1[KEY_LEN] = { 1 }, k2[KEY_LEN] = { 2 };
+		CHECK(wire_run_proof(k1, 7) == wire_run_proof(k1, 7), "proof is a function");
+		CHECK(wire_run_proof(k1, 7) != wire_run_proof(k1, 8), "proof tells runs apart");
+		CHECK(wire_run_proof(k1, 7) != wire_run_proof(k2, 7), "proof tells keys apart");
+		CHECK(wire_run_proof(k1, 7) != 0 && wire_run_proof(k2, 0) != 0, "proof never 0");
+		struct wire_hdr ph = { WIRE_DATA, 1, 7, 3, 4, wire_run_proof(k1, 7) }, back;
+		wire_put_hdr(buf, &ph);
+		CHECK(wire_get_hdr(buf, WIRE_HDR_LEN, &back) == 0 && back.proof == ph.proof, "proof round trip");
+		ph.type = WIRE_REQ;
+		wire_put_hdr(buf, &ph);
+		CHECK(wire_get_reply(buf) == 0, "a request carries no proof");
+	}
 
 	/* Any run id and time, and any sequence below 2^48, are accepted. */
 	memcpy(buf, good, sizeof buf);
@@ -237,7 +256,7 @@ static void test_reject(void)
 
 static void test_put_seq(void)
 {
-	const struct wire_hdr h = { WIRE_DATA, 5, 0x01020304u, 1, 2 };
+	const struct wire_hdr h = { WIRE_DATA, 5, 0x01020304u, 1, 2, 0 };
 	uint8_t buf[64], before[64];
 	struct wire_hdr out;
 
@@ -273,7 +292,7 @@ static void test_put_seq(void)
 
 static void test_fin(void)
 {
-	const struct wire_hdr h = { WIRE_DATA, 2, 0xcafef00du, 777, 888 };
+	const struct wire_hdr h = { WIRE_DATA, 2, 0xcafef00du, 777, 888, 0 };
 	const struct wire_fin f = { 1000001, 1450001450ull, 10000000123ull, 4, 1450, 0x0102030405060708ull };
 	uint8_t buf[WIRE_FIN_LEN + 4], good[WIRE_FIN_LEN];
 	struct wire_hdr oh;
@@ -309,7 +328,7 @@ static void test_fin(void)
 	/* Max values. */
 	{
 		const struct wire_hdr mh = { WIRE_DATA, WIRE_MAX_FLOWS - 1, UINT32_MAX, WIRE_SEQ_LIMIT - 1,
-					     UINT64_MAX };
+					     UINT64_MAX, 0 };
 		const struct wire_fin mf = { UINT64_MAX, UINT64_MAX, UINT64_MAX, WIRE_MAX_FLOWS, UINT32_MAX,
 					     UINT64_MAX };
 		wire_put_fin(buf, &mh, &mf, NULL);
@@ -321,7 +340,7 @@ static void test_fin(void)
 	}
 	/* The smallest: one flow, flow 0, nothing sent. */
 	{
-		const struct wire_hdr zh = { WIRE_DATA, 0, 0, 0, 0 };
+		const struct wire_hdr zh = { WIRE_DATA, 0, 0, 0, 0, 0 };
 		const struct wire_fin zf = { 0, 0, 0, 1, 0, 0 };
 		wire_put_fin(buf, &zh, &zf, NULL);
 		CHECK(wire_get_fin(buf, WIRE_FIN_LEN, &oh, &of) == 0 && of.flows == 1 && of.sent == 0,
@@ -405,7 +424,7 @@ static int hdr_ok(const uint8_t *p, size_t len)
 {
 	return len >= 32 && p[0] == 'B' && p[1] == 'L' && p[2] == 'S' && p[3] == 'T' && p[4] == 1 &&
 	       p[5] <= 2 && be(p + 6, 2) < WIRE_MAX_FLOWS &&
-	       (be(p + 12, 4) == 0 || (p[5] == 2 && be(p + 12, 4) >= 32 && be(p + 12, 4) <= 65527)) &&
+	       (be(p + 12, 4) == 0 || p[5] == 0 || (p[5] == 2 && be(p + 12, 4) >= 32 && be(p + 12, 4) <= 65527)) &&
 	       be(p + 16, 8) < (1ull << 48); /* DESIGN.md, not the constant under test */
 }
 
