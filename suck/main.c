@@ -789,6 +789,10 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
 		      "they are left out of the latency figures (lat_negative)",
 		      (unsigned long long)tot.lat.negative);
+	if (tot.latency && tot.lat.outside)
+		warnx("warning: %llu datagrams carried a send time from before suck started: a stale or "
+		      "forged stamp, or (two hosts) a sender's clock behind suck's; they are left out of the "
+		      "latency figures (lat_outside)", (unsigned long long)tot.lat.outside);
 	if (tot.forged_fins)
 		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
 			"counted as foreign (forged_fins)%s\n", (unsigned long long)tot.forged_fins,

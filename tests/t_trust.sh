@@ -200,6 +200,25 @@ for keyed in 0 1; do
 		awk -v m="$(field "$S" lat_max_us)" 'BEGIN { exit !(m + 0 < 10000000) }'
 done
 export BS_RUN_KEY=$KEY
+# d') A send time forged a moment before suck started, within the second the filter once
+# allowed (a review's: suck's start - 0.9 s gave lat_max_us 2.02 s beside a p50 of 17 us): before
+# suck's start is outside the run, however little before. t0 is read before suck is started,
+# so t0 - 0.3 s is before its start by 0.3 s and the time suck took to start.
+n=stamp-before-start
+t0=$(date +%s%N)
+start_suck "$n" --run-id $RUN --latency -R 4M -o tsv --idle 5 -t 20 || fail "$n: suck did not start"
+INJECT_SEND_NS=$((t0 - 300000000)) "$BIN/inject" data "$PORT" $RUN 100 3 0 1
+"$BIN/blast" -p "$PORT" --run-id $RUN -s 500 -n 300 -r 3000 -o tsv >"$TMP/$n.blast" 2>/dev/null
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+identities "$S" "$n"
+check "$n: the stamp before suck's start is outside the run ($(field "$S" lat_outside))" \
+	test "$(field "$S" lat_outside)" = 1
+check "$n: every other valid datagram sampled ($(field "$S" lat_samples))" \
+	test "$(field "$S" lat_samples)" = $(($(field "$S" valid) - 1))
+check "$n: the forged delay is not the maximum ($(field "$S" lat_max_us) us)" \
+	awk -v m="$(field "$S" lat_max_us)" 'BEGIN { exit !(m + 0 < 300000) }'
+check "$n: a warning names lat_outside" grep -q "before suck started.*(lat_outside)" "$TMP/$n.err"
 # e) A run that sent nothing (blast's first send failed): its keyed fin names the run even
 # without --run-id and ends suck at once; without a key suck cannot tell it from a forgery and
 # waits for -t.
