@@ -406,6 +406,8 @@ static void add_zc(struct report *r, const struct flow_total *t)
 			       t->zc_foreign };
 
 	report_u64(r, "zerocopy", (uint64_t)cfg.zerocopy);
+	if (cfg.zerocopy)
+		zc_say(t, &cfg);
 	for (unsigned i = 0; i < sizeof keys / sizeof *keys; i++) {
 		if (cfg.zerocopy)
 			report_u64(r, keys[i], v[i]);
