@@ -386,6 +386,7 @@ static int fin_believable(struct rx *rx, const uint8_t *buf, const struct wire_h
 	if (sh->key.set) {
 		if (wire_fin_tag(buf, sh->key.k) != f->tag) {
 			rx->forged_fins++;
+			rx->untagged_fins += !f->tag;
 			return 0;
 		}
 		/* A proven fin may name the run, even one that sent nothing (no data to lock on). */

@@ -110,6 +110,7 @@ struct rx {
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
 	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key */
+	uint64_t untagged_fins;    /* of them: tag 0, as a blast without a key sends its fins */
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint64_t calls;            /* receive system calls made, idle and failed ones too */
 	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */

@@ -26,6 +26,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->other_run += r->other_run;
 		t->other_src += r->other_src;
 		t->forged_fins += r->forged_fins;
+		t->untagged_fins += r->untagged_fins;
 		t->truncated += r->truncated;
 		sizes_merge(&t->sizes, &r->sizes);
 		t->allocs += r->allocs;
