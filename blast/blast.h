@@ -190,13 +190,14 @@ void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated unti
  * it); zc_setup/zc_free the ring's state; zc_take returns the slot the next call lays out in,
  * waiting for its completions, and the call's flags (NULL: the flow stops, f->stop says why);
  * zc_result takes the call's outcome (n, its errno, the messages sent); zc_drain waits for the
- * last completions, at most 2 s. */
+ * last completions, at most 2 s; zc_say warns, at the end, when no message was sent zero-copy. */
 int zc_socket(struct flow *f);
 int zc_setup(struct flow *f);
 void zc_free(struct flow *f);
 uint8_t *zc_take(struct flow *f, int *flags);
 void zc_result(struct flow *f, long n, int e, unsigned msgs, int flags);
 void zc_drain(struct flow *f);
+void zc_say(const struct flow_total *t, const struct blast_cfg *cfg);
 
 /* rtt.c: --rtt. rtt_setup allocates a flow's requests in flight (-1: no memory), rtt_run is its
  * loop instead of flow_run (the fins included), rtt_sum adds the flows' round trips up. */

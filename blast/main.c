@@ -80,6 +80,7 @@ static void usage(FILE *out)
 "      --mc-if IFNAME   a group's outgoing interface (the route's)\n"
 "      --mc-loop        a group's datagrams also to receivers on this host (off)\n"
 "      --tos N          TOS byte (IPv4) or traffic class (IPv6) of every datagram, 0..255\n"
+"                       (decimal, or hexadecimal as 0x10; --dscp and --priority too)\n"
 "      --dscp N         the same as --tos N*4: DSCP 0..63, ECN bits 0\n"
 "      --ttl N          TTL (IPv4) or hop limit (IPv6), 1..255 (the kernel's; a group's 1)\n"
 "      --priority N     SO_PRIORITY of the socket, 0..%d (above 6: CAP_NET_ADMIN)\n"
@@ -152,10 +153,10 @@ static void parse(int argc, char **argv)
 		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
 		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
 		case O_CHECK: cfg.check = 1; break;
-		case O_TOS: cfg.mark.tos = (int)opt_u64("--tos", optarg, OPT_PLAIN, 0, 255); tos_set = 1; break;
-		case O_DSCP: cfg.mark.tos = (int)opt_u64("--dscp", optarg, OPT_PLAIN, 0, 63) << 2; dscp_set = 1; break;
+		case O_TOS: cfg.mark.tos = (int)opt_u64("--tos", optarg, OPT_HEX, 0, 255); tos_set = 1; break;
+		case O_DSCP: cfg.mark.tos = (int)opt_u64("--dscp", optarg, OPT_HEX, 0, 63) << 2; dscp_set = 1; break;
 		case O_TTL: cfg.mark.ttl = (int)opt_u64("--ttl", optarg, OPT_PLAIN, 1, 255); break;
-		case O_PRIO: cfg.mark.priority = (long)opt_u64("--priority", optarg, OPT_PLAIN, 0, INT_MAX); break;
+		case O_PRIO: cfg.mark.priority = (long)opt_u64("--priority", optarg, OPT_HEX, 0, INT_MAX); break;
 		case O_RTT: cfg.rtt = 1; break;
 		case O_OUTSTANDING:
 			cfg.outstanding = (unsigned)opt_u64("--outstanding", optarg, OPT_COUNT, 1, BLAST_MAX_OUTSTANDING);
@@ -406,6 +407,8 @@ static void add_zc(struct report *r, const struct flow_total *t)
 			       t->zc_foreign };
 
 	report_u64(r, "zerocopy", (uint64_t)cfg.zerocopy);
+	if (cfg.zerocopy)
+		zc_say(t, &cfg);
 	for (unsigned i = 0; i < sizeof keys / sizeof *keys; i++) {
 		if (cfg.zerocopy)
 			report_u64(r, keys[i], v[i]);

@@ -135,6 +135,35 @@ static inline __attribute__((always_inline)) void count_error(struct flow *f, in
 	}
 }
 
+/* sendmmsg sent the first sent of a call's messages and returned: the next one failed, and a
+ * call that sent something returns no errno. An asynchronous error of the connected socket (an
+ * ICMP refusal: nothing is listening) is even cleared by the message it failed, so a closed port
+ * would otherwise never be counted nor said. The message goes again alone (plain: no zerocopy
+ * id to account for), and its failure is counted under the errno the kernel gives back: the
+ * retry's when it fails, else the socket's error right after it (SO_ERROR: on loopback the
+ * refusal of the retried datagram is in before send returns). Over a network the refusal can
+ * come later: it then fails a later call, or is cleared by a later cut and not counted, as an
+ * error nobody can name. A signal that cut the call (EINTR) is not counted, as in the loop.
+ * Returns the messages sent: sent, or sent + 1 when the retry went. Out of line: a full return
+ * pays one compare for it. */
+static __attribute__((noinline, cold)) unsigned cut_short(struct flow *f, unsigned sent)
+{
+	const struct iovec *iov = &f->iov[sent];
+	socklen_t len = sizeof(int);
+	int e = 0;
+
+	if (send(f->fd, iov->iov_base, iov->iov_len, 0) < 0) {
+		e = errno;
+		/* a GSO refusal fails the next call too, which falls back (send_loop.h) */
+		if (e != EINTR && !gso_refused(f, e))
+			count_error(f, e);
+		return sent;
+	}
+	if (getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &e, &len) == 0 && e > 0)
+		count_error(f, e);
+	return sent + 1;
+}
+
 /* Datagrams sent by one call, or -1 with errno. */
 static long send_call(struct flow *f, unsigned dgrams, uint64_t send_ns)
 {
@@ -150,6 +179,8 @@ static long send_call(struct flow *f, unsigned dgrams, uint64_t send_ns)
 	n = sendmmsg(f->fd, f->msgs, msgs, 0);
 	if (n < 0)
 		return -1;
+	if ((unsigned)n < msgs)
+		n = (int)cut_short(f, (unsigned)n);
 	for (int m = 0; m < n; m++)
 		datagrams += (long)(f->iov[m].iov_len / cfg->size);
 	return datagrams;
@@ -178,9 +209,11 @@ static long zc_call(struct flow *f, uint8_t *base, unsigned dgrams, uint64_t sen
 	n = sendmmsg(f->fd, f->msgs, msgs, flags);
 	if (n < 0)
 		return -1;
+	*sent_msgs = (unsigned)n; /* the zerocopy messages: cut_short's retry goes plain */
+	if ((unsigned)n < msgs)
+		n = (int)cut_short(f, (unsigned)n);
 	for (int m = 0; m < n; m++)
 		datagrams += (long)(f->iov[m].iov_len / cfg->size);
-	*sent_msgs = (unsigned)n;
 	return datagrams;
 }
 
@@ -209,6 +242,8 @@ static long mix_call(struct flow *f, unsigned dgrams, uint64_t send_ns, uint64_t
 		sent = 1;
 	} else if ((sent = sendmmsg(f->fd, f->msgs, dgrams, 0)) < 0)
 		return -1;
+	else if ((unsigned)sent < dgrams)
+		sent = (int)cut_short(f, (unsigned)sent);
 	for (int m = 0; m < sent; m++)
 		sum += f->iov[m].iov_len;
 	f->mix_pos = (unsigned)((f->mix_pos + (unsigned)sent) % n);

@@ -14,9 +14,11 @@
 #include <linux/errqueue.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "blast.h"
 #include "sys.h"
@@ -270,4 +272,53 @@ void zc_drain(struct flow *f)
 		if (sys_mono_ns() - t0 >= limit)
 			return;
 	}
+}
+
+/* 1 when a is an address of this host, as a socket can bind only those (ip_nonlocal_bind
+ * aside): the kernel copies every datagram it delivers there. */
+static int host_address(const struct net_addr *a)
+{
+	struct sockaddr_storage ss = a->ss;
+	int fd = socket(ss.ss_family, SOCK_DGRAM, 0), ok;
+
+	if (fd < 0)
+		return 0;
+	if (ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&ss)->sin_port = 0;
+	ok = bind(fd, (const struct sockaddr *)&ss, a->len) == 0;
+	close(fd);
+	return ok;
+}
+
+/* A --zerocopy run that sent nothing zero-copy says so, and why where blast can tell: the
+ * report alone (zc_copied == zc_completions) reads like success. */
+void zc_say(const struct flow_total *t, const struct blast_cfg *cfg)
+{
+	char where[80];
+
+	if (!t->sent || t->zc_copied < t->zc_completions)
+		return;
+	net_format(&cfg->to, where, sizeof where);
+	if (!t->zc_sends)
+		fprintf(stderr, "blast: warning: --zerocopy: no message went with MSG_ZEROCOPY: every call was "
+			"refused for the option memory (ENOBUFS) with nothing in flight and went as a copy; "
+			"net.core.optmem_max is too small for one zerocopy message\n");
+	else if (!t->zc_completions)
+		fprintf(stderr, "blast: warning: --zerocopy: no completion of the %llu zerocopy messages came "
+			"back before the end (zc_completions 0): whether the kernel sent any from blast's "
+			"pages is not known\n", (unsigned long long)t->zc_sends);
+	else if (!cfg->group && host_address(&cfg->to))
+		fprintf(stderr, "blast: warning: --zerocopy: the kernel copied every message after all "
+			"(zc_copied == zc_completions, %llu): %s is an address of this host, and on loopback "
+			"the kernel always copies what it delivers, so this is expected here; zero-copy "
+			"takes a device that sends from blast's pages\n",
+			(unsigned long long)t->zc_completions, where);
+	else
+		fprintf(stderr, "blast: warning: --zerocopy: the kernel copied every message after all "
+			"(zc_copied == zc_completions, %llu), so nothing went zero-copy to %s: it copies "
+			"what it delivers on a host (another network namespace over a veth too), a "
+			"datagram it fragments, and one for a device without scatter-gather or checksum "
+			"offload\n", (unsigned long long)t->zc_completions, where);
 }

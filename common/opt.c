@@ -19,14 +19,21 @@ const char *opt_parse_u64(const char *s, enum opt_unit unit, uint64_t min, uint6
 	char *end;
 	unsigned long long v;
 	uint64_t mul = 1;
+	int radix = 10;
 
 	if (!s || !isdigit((unsigned char)s[0]))
 		return "not a number";
+	if (unit == OPT_HEX && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		/* strtoull would take "0x" alone as 0, and a sign or blanks after it */
+		if (!isxdigit((unsigned char)s[2]))
+			return "no hexadecimal digits after 0x";
+		radix = 16;
+	}
 	errno = 0;
-	v = strtoull(s, &end, 10);
+	v = strtoull(s, &end, radix);
 	if (errno == ERANGE)
 		return "too large";
-	if (*end && unit != OPT_PLAIN && end[1] == '\0') {
+	if (*end && (unit == OPT_COUNT || unit == OPT_BYTES) && end[1] == '\0') {
 		uint64_t base = unit == OPT_BYTES ? 1024 : 1000;
 		switch (*end) {
 		case 'k': case 'K': mul = base; end++; break;
@@ -43,8 +50,12 @@ const char *opt_parse_u64(const char *s, enum opt_unit unit, uint64_t min, uint6
 		return "too large";
 	v *= mul;
 	if (v < min || v > max) {
-		snprintf(why, sizeof why, "out of range %llu..%llu",
-			 (unsigned long long)min, (unsigned long long)max);
+		if (radix == 16)
+			snprintf(why, sizeof why, "out of range 0x%llx..0x%llx",
+				 (unsigned long long)min, (unsigned long long)max);
+		else
+			snprintf(why, sizeof why, "out of range %llu..%llu",
+				 (unsigned long long)min, (unsigned long long)max);
 		return why;
 	}
 	*out = v;
@@ -116,7 +127,8 @@ uint64_t opt_u64(const char *opt, const char *s, enum opt_unit unit, uint64_t mi
 		opt_die("%s '%s': %s; accepted: %llu..%llu%s", opt, s, err, (unsigned long long)min,
 			(unsigned long long)max,
 			unit == OPT_BYTES ? " bytes (k, M, G = 1024, 1024^2, 1024^3)" :
-			unit == OPT_COUNT ? " (k, M, G = 1000, 1000^2, 1000^3)" : "");
+			unit == OPT_COUNT ? " (k, M, G = 1000, 1000^2, 1000^3)" :
+			unit == OPT_HEX ? " (decimal, or hexadecimal after 0x)" : "");
 	return v;
 }
 

@@ -9,6 +9,8 @@ enum opt_unit {
 	OPT_PLAIN, /* no suffix */
 	OPT_COUNT, /* k M G = 10^3 10^6 10^9 (counts and rates) */
 	OPT_BYTES, /* k M G = 2^10 2^20 2^30 (sizes in bytes) */
+	OPT_HEX,   /* no suffix; decimal, or hexadecimal after 0x (TOS bytes, priorities: ping
+		    * and iperf3 take 0x10); a leading 0 is still decimal, never octal */
 };
 
 extern const char *opt_prog; /* "blast" or "suck", for messages */

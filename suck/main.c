@@ -678,6 +678,35 @@ static int own_group(const char *where)
 	return 0;
 }
 
+/* Fins the run key did not tag. Tag 0 is what a blast without a key sends: when no fin was
+ * believed that is most likely the run's own blast, and the user is told so first; a wrong
+ * nonzero tag is another key's or a forger's. */
+static void forged_said(const struct total *t)
+{
+	uint64_t untagged = t->untagged_fins < t->forged_fins ? t->untagged_fins : t->forged_fins;
+	uint64_t stale = t->stale_fins < t->forged_fins - untagged ? t->stale_fins : t->forged_fins - untagged;
+	uint64_t wrong = t->forged_fins - untagged - stale;
+
+	if (stale)
+		fprintf(stderr, "suck: warning: %llu fins carried the run key's tag but were sent before this "
+			"suck started or before a run it already served: played again, they are counted as "
+			"forged (stale_fins; two hosts: are their clocks in step?)\n", (unsigned long long)stale);
+
+	if (untagged && !t->seq.fins)
+		fprintf(stderr, "suck: warning: blast seems to have run without the run key: %llu fins "
+			"carried no tag (tag 0, as blast without a key sends them) and suck has a key; "
+			"give blast the same run key (BS_RUN_KEY or --key-file). The fins were not believed "
+			"and are counted as foreign (forged_fins)\n", (unsigned long long)untagged);
+	else if (untagged)
+		fprintf(stderr, "suck: warning: %llu fins carried no tag (tag 0: sent without the run key, "
+			"not by the blast whose fins were believed); they are counted as foreign "
+			"(forged_fins)\n", (unsigned long long)untagged);
+	if (wrong)
+		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
+			"counted as foreign (forged_fins)%s\n", (unsigned long long)wrong,
+			t->seq.fins || untagged ? "" : ": does blast have the same run key (BS_RUN_KEY or --key-file)?");
+}
+
 /* The sockets and their receive threads' state, one per -j, all bound to -a and -p (with -p 0
  * the first takes a free port and the others join it), then "listening on" for the scripts.
  * 0, or the exit code with the message said. */
@@ -824,6 +853,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	for (unsigned s = 0; s < nruns; s++) {
 		total_sum(fanin_lanes(fan, s, tot.stop), cfg.threads, -1, &runs[s]);
 		fanin_add(&tot, &runs[s]);
+		tot.untagged_fins += runs[s].untagged_fins;
 	}
 	if (fan)
 		fanin_sizes(&tot, runs, nruns);
@@ -839,15 +869,11 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
 		      "they are left out of the latency figures (lat_negative)",
 		      (unsigned long long)tot.lat.negative);
-	if (tot.stale_fins)
-		fprintf(stderr, "suck: warning: %llu fins carried the run key's tag but were sent before this "
-			"suck started or before a run it already served: played again, they are counted as "
-			"forged (stale_fins; two hosts: are their clocks in step?)\n",
-			(unsigned long long)tot.stale_fins);
-	if (tot.forged_fins > tot.stale_fins)
-		fprintf(stderr, "suck: warning: %llu fins carried a tag the run key did not make; they are "
-			"counted as foreign (forged_fins)%s\n", (unsigned long long)(tot.forged_fins - tot.stale_fins),
-			tot.seq.fins ? "" : ": does blast have the same run key (BS_RUN_KEY or --key-file)?");
+	if (tot.latency && tot.lat.outside)
+		warnx("warning: %llu datagrams carried a send time from before suck started: a stale or "
+		      "forged stamp, or (two hosts) a sender's clock behind suck's; they are left out of the "
+		      "latency figures (lat_outside)", (unsigned long long)tot.lat.outside);
+	forged_said(&tot);
 	if (cfg.busy_poll && tot.napi_id == 0)
 		warnx("warning: --busy-poll: the socket had no NAPI id (napi_id 0: loopback, or a device "
 		      "without NAPI), so busy polling could not take effect");

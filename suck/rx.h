@@ -123,6 +123,7 @@ struct rx {
 	int64_t drops_end;         /* the kernel's drops for this thread as it stopped (rx_drops) */
 	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key, or stale */
 	uint64_t stale_fins;       /* of them: a right tag, but sent before fresh_ns (a replay) */
+	uint64_t untagged_fins;    /* of them: tag 0, as a blast without a key sends its fins */
 	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint64_t calls;            /* receive system calls made, idle and failed ones too */
 	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */

@@ -27,6 +27,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->other_src += r->other_src;
 		t->forged_fins += r->forged_fins;
 		t->stale_fins += r->stale_fins;
+		t->untagged_fins += r->untagged_fins;
 		t->truncated += r->truncated;
 		sizes_merge(&t->sizes, &r->sizes);
 		t->allocs += r->allocs;

@@ -16,6 +16,8 @@
 struct total {
 	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, stale_fins, truncated, allocs, bufs, calls,
 		 idle_calls, wakeups, unworked;
+	uint64_t untagged_fins;      /* of forged_fins: tag 0 (a sender without the run key); not a
+					report key, it picks the warning's words */
 	uint64_t queue_hwm;          /* pool: the most batches waiting in any thread's queue */
 	uint64_t thread_min, thread_max; /* the fewest and the most datagrams one thread received */
 	int64_t napi_id;             /* the first nonzero NAPI id of a thread's socket, else 0; -1

@@ -97,6 +97,18 @@ check "blast --check: tos 40 ttl 3" test "$(field "$TMP/bcheck" tos) $(field "$T
 "$BIN/suck" --check -p 0 --marks -o tsv >"$TMP/scheck" 2>&1
 check "suck --check: marks 1" test "$(field "$TMP/scheck" marks)" = 1
 
+# TOS, DSCP and priorities are written in hex as often as not (ping -Q 0x10, iperf3 -S 0x10):
+# 0x hex gives the same --check row as the decimal.
+for r in "--tos 0x10:--tos 16" "--tos 0XB8:--tos 184" "--dscp 0x2e:--dscp 46" "--priority 0x10:--priority 16"; do
+	# shellcheck disable=SC2086 # an option and its value
+	"$BIN/blast" --check ${r%%:*} -o tsv >"$TMP/hex.tsv" 2>"$TMP/hex.err"
+	st=$?
+	# shellcheck disable=SC2086
+	"$BIN/blast" --check ${r#*:} -o tsv >"$TMP/dec.tsv" 2>&1
+	check "blast --check ${r%%:*}: exit 0 ($st: $(cat "$TMP/hex.err"))" test "$st" = 0
+	check "blast --check ${r%%:*}: the row of ${r#*:}" cmp -s "$TMP/hex.tsv" "$TMP/dec.tsv"
+done
+
 # Strict options: exit 2, the option and its range named.
 bad() { # MESSAGE ARGS...: blast ARGS exits 2 and says MESSAGE
 	m=$1; shift
@@ -111,6 +123,11 @@ bad "--ttl '0': out of range 1..255" --ttl 0
 bad "--ttl '256': out of range 1..255" --ttl 256
 bad "--priority '-1'" --priority -1
 bad "--tos 'x'" --tos x
+bad "--tos '0x100': out of range 0x0..0xff; accepted: 0..255" --tos 0x100
+bad "--tos '0xzz': no hexadecimal digits after 0x" --tos 0xzz
+bad "--tos '0x': no hexadecimal digits after 0x" --tos 0x
+bad "--dscp '0x40': out of range 0x0..0x3f" --dscp 0x40
+bad "--tos '0x1k'" --tos 0x1k
 bad "--tos and --dscp" --tos 8 --dscp 2
 
 done_tests

@@ -262,6 +262,33 @@ check "perf --peer-only: --spin said to be a finding" grep -q '^  --spin is a fi
 check "perf --peer-only: four peer targets, two measured" test "$(grep -c -E '^  (met|NOT MET) .*iperf3 (client|server), 1450 B' "$P")" -eq 2
 check "perf --peer-only: no other section" sh -c "! grep -q -e '^send, into' -e '^receive, -w none' -e bare '$P'"
 check "perf --peer-only: the command says it" grep -q '^run: .* --peer-only ' "$P"
+check "perf --peer-only: the peer named iperf3, its version and --gsro" \
+	grep -q '^targets against iperf3 3\.21+ with --gsro at 1450' "$P"
+# iperf3 --version's first line names the program iperf, Debian's as upstream's ("iperf 3.12
+# (cJSON 1.7.15)", then more lines): the table still names the peer iperf3, with its version.
+# A stand-in of Debian's 3.12 (no --gsro) found on PATH, so whatever iperf3 is installed here.
+mkdir -p "$TMP/deb"
+cat >"$TMP/deb/iperf3" <<'FAKE'
+#!/bin/sh
+case " $* " in
+*" --help "*) echo "  -u, --udp                 use UDP rather than TCP" ;;
+*" --version "*)
+	echo "iperf 3.12 (cJSON 1.7.15)"
+	echo "Linux deb 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64"
+	echo "Optional features available: CPU affinity setting, IPv6 flow label, SCTP, sendfile / zerocopy" ;;
+*" -s "*) echo "Server listening on 5201"; exec sleep 5 ;;
+*) printf '{\n\t"end":\t{\n\t\t"sum_sent":\t{\n\t\t\t"seconds":\t1,\n\t\t\t"packets":\t1000\n\t\t},\n\t\t"sum_received":\t{\n\t\t\t"seconds":\t1,\n\t\t\t"bytes":\t1450000\n\t\t}\n\t}\n}\n' ;;
+esac
+FAKE
+chmod +x "$TMP/deb/iperf3"
+env -u IPERF3 PATH="$TMP/deb:$PATH" sh scripts/perf -r 1 -t 0.3 -s 1450 --peer-only -o "$TMP/po/d.txt" >/dev/null 2>"$TMP/pod.err"
+st=$?
+D=$TMP/po/d.txt
+check "perf --peer-only, Debian's iperf3: exit 0 ($st: $(tail -n 1 "$TMP/pod.err"))" test $st -eq 0
+check "perf --peer-only, Debian's iperf3: the peer's targets name it iperf3 3.12" \
+	grep -q '^targets against iperf3 3\.12 at 1450' "$D"
+check "perf --peer-only, Debian's iperf3: the build line too" grep -q '^build: .*; iperf3 3\.12; ' "$D"
+check "perf --peer-only, Debian's iperf3: never 'iperf 3.12'" sh -c "! grep -q 'iperf 3' '$D'"
 IPERF3=$TMP/nonexistent sh scripts/perf --peer-only -o "$TMP/po/q.txt" >/dev/null 2>"$TMP/po4.err"
 st=$?
 check "perf --peer-only without an iperf3: exit 4 ($st)" test $st -eq 4

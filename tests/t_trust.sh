@@ -153,6 +153,9 @@ for keyed in 0 1; do
 		check "$n: ends on blast's fin" test "$(field "$S" stop)" = fin
 		if no_drops "$S" "$n"; then check "$n: valid 300" test "$(field "$S" valid)" = 300; fi
 		check "$n: a warning names the forged fin" grep -q "forged_fins" "$TMP/$n.err"
+		# its tag is 0 (inject without a key), but blast's fins were believed: not blast's
+		check "$n: the warning says the untagged fin was not the run's blast's" \
+			grep -q "^suck: warning: 1 fins carried no tag (tag 0: sent without the run key, not by the blast whose fins were believed)" "$TMP/$n.err"
 	else
 		check "$n: without a key the forged fin ends the run ($(field "$S" received))" \
 			test "$(field "$S" sent)" = 0 -a "$(field "$S" stop)" = fin
@@ -200,6 +203,25 @@ for keyed in 0 1; do
 		awk -v m="$(field "$S" lat_max_us)" 'BEGIN { exit !(m + 0 < 10000000) }'
 done
 export BS_RUN_KEY=$KEY
+# d') A send time forged a moment before suck started, within the second the filter once
+# allowed (a review's: suck's start - 0.9 s gave lat_max_us 2.02 s beside a p50 of 17 us): before
+# suck's start is outside the run, however little before. t0 is read before suck is started,
+# so t0 - 0.3 s is before its start by 0.3 s and the time suck took to start.
+n=stamp-before-start
+t0=$(date +%s%N)
+start_suck "$n" --run-id $RUN --latency -R 4M -o tsv --idle 5 -t 20 || fail "$n: suck did not start"
+INJECT_SEND_NS=$((t0 - 300000000)) "$BIN/inject" data "$PORT" $RUN 100 3 0 1
+"$BIN/blast" -p "$PORT" --run-id $RUN -s 500 -n 300 -r 3000 -o tsv >"$TMP/$n.blast" 2>/dev/null
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+identities "$S" "$n"
+check "$n: the stamp before suck's start is outside the run ($(field "$S" lat_outside))" \
+	test "$(field "$S" lat_outside)" = 1
+check "$n: every other valid datagram sampled ($(field "$S" lat_samples))" \
+	test "$(field "$S" lat_samples)" = $(($(field "$S" valid) - 1))
+check "$n: the forged delay is not the maximum ($(field "$S" lat_max_us) us)" \
+	awk -v m="$(field "$S" lat_max_us)" 'BEGIN { exit !(m + 0 < 300000) }'
+check "$n: a warning names lat_outside" grep -q "before suck started.*(lat_outside)" "$TMP/$n.err"
 # e) A run that sent nothing (blast's first send failed): its keyed fin names the run even
 # without --run-id and ends suck at once; without a key suck cannot tell it from a forgery and
 # waits for -t.
@@ -223,6 +245,23 @@ BS_RUN_KEY=$KEY start_suck "$n" --run-id $RUN -o tsv --idle 1 -t 20 || fail "$n:
 check "$n: suck ends" wait_pid "$SUCK_PID" 20
 check "$n: not on a fin" test "$(field "$TMP/$n.out" stop)" = idle
 check "$n: the warning asks about the key" grep -q "same run key" "$TMP/$n.err"
+# Its fins carry tag 0, blast's mark of no key: the warning says first that blast seems to have
+# run without the key, with the count of such fins, and does not call them another key's tags.
+c=$(field "$TMP/$n.out" forged_fins)
+check "$n: the fins not believed ($c)" test "$c" -gt 0
+check "$n: the warning opens with: blast seems to have run without the key" \
+	grep -q "^suck: warning: blast seems to have run without the run key: $c fins carried no tag (tag 0" "$TMP/$n.err"
+check "$n: ... not that a tag was forged" sh -c "! grep -q 'a tag the run key did not make' '$TMP/$n.err'"
+# f') blast with another key: its tags are wrong, not absent, and the warning says that.
+n=key-other
+BS_RUN_KEY=$KEY start_suck "$n" --run-id $RUN -o tsv --idle 1 -t 20 || fail "$n: suck did not start"
+BS_RUN_KEY=fedcba9876543210fedcba9876543210 "$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 100 -r 2000 -o tsv >/dev/null 2>&1
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+c=$(field "$TMP/$n.out" forged_fins)
+check "$n: the fins not believed ($c)" test "$c" -gt 0 -a "$(field "$TMP/$n.out" stop)" = idle
+check "$n: the warning: tags the key did not make, and asks about the key" \
+	grep -q "^suck: warning: $c fins carried a tag the run key did not make; .*same run key" "$TMP/$n.err"
+check "$n: ... and does not say blast had no key" sh -c "! grep -q 'without the run key' '$TMP/$n.err'"
 # g) The key is taken from a file or standard input, and a bad one is refused by both tools.
 printf '%s\n' "$KEY" >"$TMP/key"
 n=key-file

@@ -10,7 +10,7 @@
 
 static const char *unit_name(enum opt_unit u)
 {
-	return u == OPT_PLAIN ? "plain" : u == OPT_COUNT ? "count" : "bytes";
+	return u == OPT_PLAIN ? "plain" : u == OPT_COUNT ? "count" : u == OPT_HEX ? "hex" : "bytes";
 }
 
 /* s parses to want within min..max. */
@@ -193,6 +193,42 @@ static void test_u64_bytes(void)
 	u64_bad("99999999999999999999", OPT_BYTES, 0, UINT64_MAX);
 }
 
+static void test_u64_hex(void)
+{
+	u64_ok("16", OPT_HEX, 0, 255, 16);
+	u64_ok("0x10", OPT_HEX, 0, 255, 16);
+	u64_ok("0X10", OPT_HEX, 0, 255, 16);
+	u64_ok("0xfF", OPT_HEX, 0, 255, 255);
+	u64_ok("0x0", OPT_HEX, 0, 255, 0);
+	u64_ok("0x00b8", OPT_HEX, 0, 255, 184);
+	u64_ok("010", OPT_HEX, 0, 255, 10); /* decimal, never octal */
+	u64_ok("0", OPT_HEX, 0, 255, 0);
+	u64_ok("0xffffffffffffffff", OPT_HEX, 0, UINT64_MAX, UINT64_MAX);
+	/* The range holds in hex too. */
+	u64_bad("0x100", OPT_HEX, 0, 255);
+	u64_bad("256", OPT_HEX, 0, 255);
+	u64_bad("0x40", OPT_HEX, 0, 63);
+	u64_ok("0x3f", OPT_HEX, 0, 63, 63);
+	u64_bad("0x10000000000000000", OPT_HEX, 0, UINT64_MAX);
+	/* Malformed: no digits, a sign or blank after 0x, no suffix, no 0x elsewhere. */
+	u64_bad("0x", OPT_HEX, 0, 255);
+	u64_bad("0xzz", OPT_HEX, 0, 255);
+	u64_bad("0x1g", OPT_HEX, 0, 255);
+	u64_bad("0x-1", OPT_HEX, 0, 255);
+	u64_bad("0x+1", OPT_HEX, 0, 255);
+	u64_bad("0x 1", OPT_HEX, 0, 255);
+	u64_bad("0x0x1", OPT_HEX, 0, 255);
+	u64_bad("x10", OPT_HEX, 0, 255);
+	u64_bad("1x10", OPT_HEX, 0, 255);
+	u64_bad("00x10", OPT_HEX, 0, 255);
+	u64_bad("1k", OPT_HEX, 0, UINT64_MAX);
+	u64_bad("0x1k", OPT_HEX, 0, UINT64_MAX);
+	u64_bad("ff", OPT_HEX, 0, 255);
+	u64_bad("", OPT_HEX, 0, 255);
+	u64_bad("-1", OPT_HEX, 0, 255);
+	u64_bad(NULL, OPT_HEX, 0, 255);
+}
+
 static void test_secs(void)
 {
 	secs_ok("2", 0, 1e9, 2);
@@ -287,6 +323,7 @@ int main(void)
 	test_u64_plain();
 	test_u64_count();
 	test_u64_bytes();
+	test_u64_hex();
 	test_secs();
 	test_name();
 	return unit_done("opt");
