@@ -464,9 +464,9 @@ tg() { tline $P5 "$1"; }
 frow $D "its targets:" "blast \`-b 1\` pps vs a bare \`sendto\` loop (≥ 0.97)" "$(tg "blast -b 1 pps >= 0.97 x bare sendto loop")"
 frow $D "its targets:" "suck \`-m buffer\` CPU per datagram vs a bare \`recvfrom\` loop (≤ 1.05)" "$(tg "suck -m buffer cpu/datagram <= 1.05 x bare recvfrom")"
 frow $D "its targets:" "suck \`-m mmsg\` CPU per datagram vs a bare \`recvmmsg\` loop (≤ 1.05)" \
-	"$(tg "issue 26's counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tg "issue 26's counting off <= 1.05 x bare (CPU per datagram), 64 B")"
+	"$(tg "counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tg "counting off <= 1.05 x bare (CPU per datagram), 64 B")"
 check "perf-2026-12-05: the mmsg target's 1450 B figure is the recvmmsg pair's" \
-	test "$(tg "suck -m mmsg cpu/datagram <= 1.05 x bare recvmmsg")" = "$(tg "issue 26's counting off <= 1.05 x bare (CPU per datagram), 1450 B")"
+	test "$(tg "suck -m mmsg cpu/datagram <= 1.05 x bare recvmmsg")" = "$(tg "counting off <= 1.05 x bare (CPU per datagram), 1450 B")"
 for t in "uring:suck \`-m uring\` CPU per datagram vs the bare io_uring loop (≤ 1.05):suck uring <= 1.05 x bare io_uring" \
 	"epoll:suck \`-m epoll\` vs bare epoll (≤ 1.05):suck epoll <= 1.05 x bare epoll" \
 	"pool:suck \`-m pool\` vs bare pool (≤ 1.05):suck pool <= 1.05 x bare pool"; do
@@ -520,7 +520,7 @@ fig $D "Within one round at 1450 B, iperf3 ranged from 1.33 M to 5.82 M datagram
 fig $D "the reference run of 2026-12-04 gave 1.054 at 1450 bytes and 1.041 at 64" \
 	- - - "$(pline $P4 1450 "ratio jitter/without" | cut -d' ' -f 1)" - "$(pline $P4 64 "ratio jitter/without" | cut -d' ' -f 1)" -
 fig $D "recvmmsg pair (loss runs on, jitter and echo off, against bare recvmmsg) at both sizes, 1.025 and 1.010 in that run" \
-	"$(tline $P4 "issue 26's counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tline $P4 "issue 26's counting off <= 1.05 x bare (CPU per datagram), 64 B")"
+	"$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 64 B")"
 
 # The quiet runs: --spin (perf-peer-spin-2026-12-04.txt) and poll, then sleep (perf-peer-poll-2026-12-04.txt).
 PS=$R/perf-peer/perf-peer-spin-2026-12-04.txt PL=$R/perf-peer/perf-peer-poll-2026-12-04.txt
@@ -534,8 +534,8 @@ fig $D "at 1450 B blast default 1.172 of iperf3's client sent (per round 1.155�
 	"$(p1 $PL 1450 "ratio blast sent (suck --spin)/iperf3 sent")" "$(p1 $PL 1450 "ratio suck gro --spin received/")" - \
 	"$(p1 $PL 64 "ratio blast sent/iperf3 sent")" "$(p1 $PL 64 "ratio suck gro received/")"
 # 5 December, the full make perf, and the --peer-only run of that day (perf-peer-2026-12-05.txt).
-fig $D "every target of issue 23 met, 1.22 and 2.56 sent, 1.23 and 2.71 received" \
-	- "$(p1 $P5 1450 "ratio blast sent/iperf3 sent")" "$(p1 $P5 64 "ratio blast sent/iperf3 sent")" \
+fig $D "met, 1.22 and 2.56 sent, 1.23 and 2.71 received" \
+	"$(p1 $P5 1450 "ratio blast sent/iperf3 sent")" "$(p1 $P5 64 "ratio blast sent/iperf3 sent")" \
 	"$(p1 $P5 1450 "ratio suck gro received/")" "$(p1 $P5 64 "ratio suck gro received/")"
 fig $D "a \`--peer-only -r 5 -t 2\` run right after it 1.09 and 1.09" - - \
 	"$(p1 $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent")" \
