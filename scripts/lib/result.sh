@@ -9,8 +9,7 @@
 # and puts back the old result, or completes the new one, and says which.
 # What the scripts did not write is never deleted: -o of a non-empty directory that is no result
 # of theirs (its env.txt names none) is refused; from an earlier result, entries result_own does
-# not name (a user's notes, raw/x, the subdirectories of results/reference) are carried over
-# into the new one.
+# not name (a user's notes, raw/x, a subdirectory) are carried over into the new one.
 OUT=
 OLD=0
 RESERVED=0
