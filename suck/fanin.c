@@ -279,6 +279,7 @@ void fanin_add(struct total *t, const struct total *run)
 	t->other_src += run->other_src;
 	t->forged_fins += run->forged_fins;
 	t->stale_fins += run->stale_fins;
+	t->unproven += run->unproven;
 	t->truncated += run->truncated;
 	t->marks_changed += run->marks_changed;
 	if (!(t->mark_first & RX_MARK_SEEN))

@@ -273,7 +273,7 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 		return;
 	}
 	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
-	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, &h)) &&
+	    ((rx->have_run && h.run_id == rx->run_id) || rx_lock(rx, &h)) && (!rx->proof || h.proof == rx->proof) &&
 	    ((rx->mine[h.flow] == FLOW_MINE && rx_name_eq(&rx->src[h.flow], src)) ||
 	     rx_claim(rx, h.flow, src)) &&
 	    seq_discard(&rx->trk, h.flow, h.seq))
@@ -347,6 +347,7 @@ int rx_lock(struct rx *rx, const struct wire_hdr *h)
 		}
 		rx->run_id = (uint32_t)want;
 		rx->have_run = 1;
+		rx->proof = sh->key.set ? wire_run_proof(sh->key.k, rx->run_id) : 0;
 	}
 	if (h->run_id != rx->run_id) {
 		if (!rx->other_id)

@@ -133,6 +133,8 @@ struct rx {
 	int napi_read;             /* the socket's NAPI id was read, at the first datagram */
 	unsigned napi_id;          /* SO_INCOMING_NAPI_ID: 0 = none (loopback), no busy polling */
 	uint32_t run_id, other_id; /* the run; the first other run id seen */
+	uint32_t proof;            /* under a run key the run's proof (wire_run_proof), else 0 */
+	uint64_t unproven;         /* foreign: this run's data without its proof, under a key */
 	int have_run;
 	size_t cap;                /* receive buffer bytes: -s, but room for a whole fin */
 	struct work work;
@@ -327,6 +329,13 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 			return -1;
 		rx->foreign++;
 		rx->other_run++;
+		return 0;
+	}
+	/* under a run key only the key's holder makes this run's data: a stranger's, on a flow the
+	 * run never used, would otherwise claim up to 2^48 datagrams sent */
+	if (rx->proof && h.proof != rx->proof && h.type == WIRE_DATA) {
+		rx->foreign++;
+		rx->unproven++;
 		return 0;
 	}
 	if ((rx->mine[h.flow] != FLOW_MINE || !rx_name_eq(&rx->src[h.flow], src)) &&

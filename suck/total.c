@@ -27,6 +27,7 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->other_src += r->other_src;
 		t->forged_fins += r->forged_fins;
 		t->stale_fins += r->stale_fins;
+		t->unproven += r->unproven;
 		t->untagged_fins += r->untagged_fins;
 		t->truncated += r->truncated;
 		sizes_merge(&t->sizes, &r->sizes);
@@ -260,6 +261,7 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "other_src", t->other_src);
 	report_u64(r, "forged_fins", t->forged_fins);
 	report_u64(r, "stale_fins", t->stale_fins);
+	report_u64(r, "unproven", t->unproven);
 	report_u64(r, "keyed", (uint64_t)cfg->key.set);
 	report_u64(r, "truncated", t->truncated);
 	report_u64(r, "dup", t->seq.dup);

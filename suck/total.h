@@ -14,7 +14,7 @@
 #include "work.h"
 
 struct total {
-	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, stale_fins, truncated, allocs, bufs, calls,
+	uint64_t received, bytes, foreign, other_run, other_src, forged_fins, stale_fins, unproven, truncated, allocs, bufs, calls,
 		 idle_calls, wakeups, unworked;
 	uint64_t untagged_fins;      /* of forged_fins: tag 0 (a sender without the run key); not a
 					report key, it picks the warning's words */

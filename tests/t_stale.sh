@@ -135,7 +135,25 @@ for how in key named; do
 	check "$n: both blasts whole, the strangers' 2 other_run ($tot)" test "$tot" = "4000 0 2"
 done
 
-# 7. Bad lists are refused before any work.
+# 7. Under a key, a stranger's datagram of the run on a flow blast never used (the run id known,
+# as from ps) is unproven and foreign, not a flow of 2^48 datagrams. Before: sent was inflated.
+n=unproven
+BS_RUN_KEY=$KEY start_suck "$n" --run-id 31 -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+BS_RUN_KEY=$KEY "$BIN/blast" -p "$PORT" --run-id 31 -t 3 -r 2000 -s 200 -o tsv >"$TMP/$n.blast" 2>/dev/null &
+B1=$!
+PIDS="$PIDS $B1"
+sleep 0.3
+"$BIN/inject" data "$PORT" 31 200 200 281474976710654 1 # no key: no proof
+"$BIN/inject" data "$PORT" 31 200 0 100000 1
+wait $B1
+check "$n: suck ends" wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+check "$n: sent is blast's ($(field "$S" sent))" test "$(field "$S" sent)" = "$(field "$TMP/$n.blast" sent)"
+check "$n: two unproven, foreign ($(field "$S" unproven), $(field "$S" foreign))" \
+	test "$(field "$S" unproven) $(field "$S" foreign)" = "2 2"
+check "$n: flows 1" test "$(field "$S" flows)" = 1
+
+# 8. Bad lists are refused before any work.
 for bad in "11,11" "11,,12" "0" "11," "x"; do
 	"$BIN/suck" --serve --run-id "$bad" --check >/dev/null 2>"$TMP/bad.err"
 	check "--run-id '$bad': exit 2" test $? = 2
