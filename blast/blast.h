@@ -1,6 +1,6 @@
-/* blast: shared declarations of the sender's parts: main.c (options, threads, report), send.c
- * (one flow's send loop and its fin), gso.c (when and how to use UDP GSO), rate.c (pacing, -r),
- * progress.c (-i lines). No part calls back into main.c. */
+/* blast: shared declarations of the sender's parts: main.c (threads, report), options.c and
+ * options.h (the options), send.c (one flow's send loop and its fin), gso.c (when and how to
+ * use UDP GSO), rate.c (pacing, -r), progress.c (-i lines). No part calls back into main.c. */
 #ifndef BLAST_H
 #define BLAST_H
 #include <pthread.h>
@@ -48,40 +48,38 @@ struct blast_mix {
 	char spec[81];         /* as given, for the report */
 };
 
+/* The report's sections of settings (options.h's BS_*): --check prints them in this order,
+ * the report where its keys go. */
+enum blast_sec { BS_HEAD = 1, BS_SIZE, BS_SHAPE, BS_RUN, BS_MARKS, BS_RTT, BS_ZC, BS_END };
+
 struct blast_cfg {
-	const char *host;
-	unsigned port;
-	struct net_addr to;
-	double time_s;
-	uint64_t count;        /* 0 = until -t */
-	unsigned size;         /* with a mix: its largest, the stride of the send buffers */
-	uint64_t rate;         /* datagrams per second over all flows, 0 = as fast as possible */
-	unsigned batch;        /* messages per send call */
-	unsigned segs;         /* datagrams per message (UDP GSO), 1 = no GSO */
+	/* every option's value, each declared by its row in options.h */
+#define OPT(type, field, ...) type field;
+#define OPT_AT(member, ...)
+#define OPT_ARG(...)
+#include "options.h"
+#undef OPT
+#undef OPT_AT
+#undef OPT_ARG
+	struct net_addr to;    /* -a and -p resolved */
 	int gso_auto;          /* segs chosen by blast, not -g: a route that refuses GSO falls
 				  back to sendmmsg of BLAST_PLAIN_BATCH instead of failing */
 	unsigned max_segs;     /* the most segments a GSO message may have here (probed) */
-	unsigned flows;
-	uint32_t run_id;
 	struct key key;        /* BS_RUN_KEY or --key-file: tags every fin; never on the command line */
-	int raw;
-	int payload;
-	int cpu;
-	int fmt;
-	double interval_s;
-	int check;             /* --check: set up as far as the first send, report, exit */
 	struct mark_set mark;  /* --tos/--dscp, --ttl, --priority: -1 = the kernel's default */
-	int rtt;               /* --rtt: round trips to suck --echo instead of a stream (rtt.c) */
-	unsigned outstanding;  /* --outstanding: requests in flight per flow */
-	double rtt_timeout_s;  /* --rtt-timeout: a request unanswered this long is lost */
-	unsigned reply_size;   /* --reply-size: the reply asked for, bytes; 0 = as the request */
 	int group;             /* -a is a multicast group: TTL 1 unless --ttl, --mc-if, --mc-loop */
-	const char *mc_if;     /* --mc-if: the group's outgoing interface, NULL = the route's */
-	unsigned mc_ifindex;
-	int mc_loop;           /* --mc-loop: local receivers get a copy (IP_MULTICAST_LOOP) */
-	int zerocopy;          /* --zerocopy: SO_ZEROCOPY, MSG_ZEROCOPY on every send call (zc.c) */
+	unsigned mc_ifindex;   /* --mc-if's */
 	struct blast_mix mix;  /* -s as a mix; last, so the one-size loop's fields stay where they were */
 };
+
+/* options.c: the command line into cfg, every rule between options checked (a bad one ends
+ * blast with exit 2); and the settings of section sec as report keys (check: --check's row,
+ * f the flow whose shape is reported). */
+void blast_options(struct blast_cfg *cfg, int argc, char **argv);
+struct report;
+struct flow;
+void blast_settings(struct report *r, const struct blast_cfg *cfg, enum blast_sec sec, int check,
+		    const struct flow *f);
 
 struct rate {
 	double pps;             /* over all flows; not per ns, so due times that are whole come
