@@ -7,8 +7,6 @@
  * does not offer. */
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
-#include <net/if.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,389 +27,7 @@
 #include "variant.h"
 #include "version.h"
 
-const struct variant *const variants[] = {
-	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, &variant_epoll,
-	&variant_pool, &variant_xdp, NULL,
-};
-const struct variant *const variant_default = &variant_buffer;
-
-static struct suck_cfg cfg = {
-	.addr = "127.0.0.1",
-	.port = 22222,
-	.work = { .kind = WORK_HISTOGRAM, .reps = 1 },
-	.bufsize = SUCK_MAX_BUFSIZE,
-	.threads = 1,
-	.workers = 1,
-	.queue = 8,
-	.cpu = -1,
-};
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-"usage: suck [options]\n"
-"Receive UDP datagrams from blast, run a work function on each, report what arrived.\n"
-"  -a, --addr ADDR      address to bind (127.0.0.1; ::1, 0.0.0.0, ::, a host name; with\n"
-"                       --join, the group)\n"
-"  -p, --port PORT      port (22222; 0 = a free port, printed on stderr)\n"
-"  -m, --variant NAME   receive strategy (buffer; list: names and what they do):\n");
-	for (int i = 0; variants[i]; i++)
-		fprintf(out, "                         %-7s %s\n", variants[i]->name, variants[i]->what);
-	fprintf(out,
-"  -w, --work WORK      per-datagram work: none, histogram, checksum; NAME:N repeats it\n"
-"                       N times (histogram)\n"
-"  -b, --batch N        datagrams (gro: buffers) per recvmmsg, 1..%d (mmsg 32, gro 8,\n"
-"                       pool 32; epoll 1: recvmsg; xdp: frames per pass over the RX\n"
-"                       ring, 64)\n"
-"  -s, --size BYTES     receive buffer per datagram, 1..%d (%d); larger datagrams\n"
-"                       are counted as truncated\n"
-"  -t, --time SECS      stop after SECS (0 = no limit)\n"
-"      --idle SECS      stop SECS after the last datagram (0 = never)\n"
-"      --serve          after a run ends on its fins, report it and wait for the next\n"
-"                       on the same sockets, a report row per run (not xdp)\n"
-"      --runs N         --serve: stop after N runs, 1..%u (no limit)\n"
-"      --run-timeout SECS  --serve: end a run SECS after it locked, unfinished, report\n"
-"                       it and serve the next (0 = never)\n"
-"      --senders N      fan-in: count N runs (blasts) at once, each locked on its own\n"
-"                       first datagram, a report row each and a total row, 1..%u (one\n"
-"                       run; not with --serve, --echo)\n"
-"  -R, --rcvbuf BYTES   socket receive buffer, SO_RCVBUF (kernel default)\n"
-"  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
-"      --one-socket     -j: the N threads share one socket (no SO_REUSEPORT), each batch\n"
-"                       counted under one lock (mmsg; not with --serve, --senders,\n"
-"                       --jitter, --echo, --join; off)\n"
-"      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
-"      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
-"                       the first data datagram); --serve and --senders N: ID,ID,... the\n"
-"                       runs expected, up to %u (--senders: N of them), no other may start\n"
-"      --key-file FILE  the run key, 32 hex digits, from FILE ('-' = stdin; default: the\n"
-"                       environment's BS_RUN_KEY, else none): believe only fins it tags\n"
-"      --latency        one-way delay of every datagram, from blast's send time to the\n"
-"                       work, split at the kernel's receive stamp (off: a clock read each)\n"
-"      --join GROUP     join a multicast group (224.0.0.0/4, ff00::/8) and receive its\n"
-"                       datagrams; other receivers of the group share the port (off)\n"
-"      --source ADDR    --join: from this source only (source-specific multicast)\n"
-"      --mc-if IFNAME   --join: the interface to join on (the route's)\n"
-"      --echo           send every valid datagram back to its source after the work, for\n"
-"                       blast --rtt (copy, buffer, mmsg; off)\n"
-"      --jitter         RFC 3550 interarrival jitter of every flow, and the percentiles of\n"
-"                       the delay variation |D|, from the kernel's receive stamps (off)\n"
-"      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
-"                       datagram: the first's, and how many differ from it (off)\n"
-"      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro, xdp; off)\n"
-"      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
-"                       time of the --cpu CPUs as the kernel's receive work (off)\n"
-"      --edge           epoll: edge-triggered (EPOLLET), each wakeup drained to EAGAIN\n"
-"                       (off: level-triggered)\n"
-"      --workers N      pool: worker threads that run the work, 1..%d (1)\n"
-"      --queue SLOTS    pool: batches that may wait for a worker, 1..%d (8)\n"
-"      --queue-full HOW pool, a full queue: block (the receiver waits, the kernel\n"
-"                       drops) or drop (suck drops the batch: queue_dropped) (block)\n"
-"      --busy-poll USECS  SO_BUSY_POLL: a blocking receive (epoll: epoll_wait) polls\n"
-"                       the device's NAPI for up to USECS, 1..%d; not on uring (off)\n"
-"      --prefer-busy-poll  SO_PREFER_BUSY_POLL, with --busy-poll (off)\n"
-"      --busy-poll-budget N  SO_BUSY_POLL_BUDGET, with --busy-poll, 1..%d (the kernel's)\n"
-"      --xdp-dev DEV    xdp: the device to attach to (the one that holds -a's address)\n"
-"      --xdp-zc         xdp: AF_XDP in zero-copy mode, where the driver offers it (copy)\n"
-"      --cpu N          pin thread i to CPU N+i\n"
-"  -o, --output FMT     text, tsv or json (text)\n"
-"  -i, --interval SECS  progress line on stderr every SECS (off)\n"
-"      --check          check the options, bind one socket and set up the variant as\n"
-"                       a run would, print the settings as one report row (check 1),\n"
-"                       close it and exit; nothing is received\n"
-"  -h, --help           this text\n"
-"  -V, --version        version\n"
-"Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n"
-"Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed\n"
-"(--serve: each run's as it ends; -t and --idle count from the start of serving).\n",
-		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_RUNS, SUCK_MAX_SENDERS, SUCK_MAX_THREADS,
-		SUCK_MAX_RETAIN, SUCK_MAX_RUN_IDS,
-		SUCK_MAX_WORKERS, SUCK_MAX_QUEUE, SUCK_MAX_BUSY_POLL, SUCK_MAX_BUSY_BUDGET);
-}
-
-/* " mmsg, gro": the variants an option applies to, for its message. */
-enum { WHERE_BATCH, WHERE_SPIN, WHERE_EVENTS, WHERE_POOL, WHERE_BUSY, WHERE_ECHO, WHERE_SHARE };
-static const char *names_where(int which)
-{
-	static char buf[128];
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (int i = 0; variants[i]; i++) {
-		const struct variant *v = variants[i];
-		int has = which == WHERE_BATCH ? v->batch != 0 : which == WHERE_SPIN ? v->spins :
-			  which == WHERE_EVENTS ? v->events : which == WHERE_POOL ? v->pools :
-			  which == WHERE_ECHO ? v->echoes : which == WHERE_SHARE ? v->shares : v->busy_polls;
-		if (has && len < sizeof buf)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s", len ? "," : "", v->name);
-	}
-	return buf;
-}
-
-static char help_buf[1 << 14]; /* stdout's buffer for -h */
-
-/* --run-id ID[,ID...]: each 1..2^32-1, at most SUCK_MAX_RUN_IDS, none twice. */
-static void run_ids(const char *arg)
-{
-	char buf[16 * SUCK_MAX_RUN_IDS];
-	char *save = NULL, *tok;
-
-	if (strlen(arg) >= sizeof buf)
-		opt_die("--run-id '%.20s...': at most %u ids", arg, SUCK_MAX_RUN_IDS);
-	strcpy(buf, arg);
-	cfg.nrun_ids = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint32_t id = (uint32_t)opt_u64("--run-id", tok, OPT_PLAIN, 1, UINT32_MAX);
-		if (cfg.nrun_ids == SUCK_MAX_RUN_IDS)
-			opt_die("--run-id: at most %u ids", SUCK_MAX_RUN_IDS);
-		for (unsigned i = 0; i < cfg.nrun_ids; i++)
-			if (cfg.run_ids[i] == id)
-				opt_die("--run-id: %s named twice", tok);
-		cfg.run_ids[cfg.nrun_ids++] = id;
-	}
-	if (!cfg.nrun_ids || arg[strlen(arg) - 1] == ',' || arg[0] == ',' || strstr(arg, ",,"))
-		opt_die("--run-id '%s': ids 1..4294967295, separated by commas", arg);
-}
-
-static void parse(int argc, char **argv)
-{
-	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
-	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
-	       O_XDPDEV, O_XDPZC,
-	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE, O_RUNS, O_RUN_TIMEOUT, O_SENDERS,
-	       O_ONE };
-	static const char *const queue_full_names[] = { "block", "drop", NULL };
-	static const struct option longs[] = {
-		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
-		{ "variant", required_argument, 0, 'm' }, { "work", required_argument, 0, 'w' },
-		{ "batch", required_argument, 0, 'b' }, { "size", required_argument, 0, 's' },
-		{ "time", required_argument, 0, 't' }, { "idle", required_argument, 0, O_IDLE },
-		{ "rcvbuf", required_argument, 0, 'R' }, { "threads", required_argument, 0, 'j' },
-		{ "retain", required_argument, 0, O_RETAIN }, { "cpu", required_argument, 0, O_CPU },
-		{ "run-id", required_argument, 0, O_RUNID }, { "latency", no_argument, 0, O_LATENCY },
-		{ "spin", no_argument, 0, O_SPIN }, { "key-file", required_argument, 0, O_KEYFILE },
-		{ "rx-dev", required_argument, 0, O_RXDEV },
-		{ "check", no_argument, 0, O_CHECK }, { "edge", no_argument, 0, O_EDGE },
-		{ "workers", required_argument, 0, O_WORKERS }, { "queue", required_argument, 0, O_QUEUE },
-		{ "queue-full", required_argument, 0, O_QUEUE_FULL },
-		{ "busy-poll", required_argument, 0, O_BUSY }, { "prefer-busy-poll", no_argument, 0, O_PREFER },
-		{ "busy-poll-budget", required_argument, 0, O_BUDGET },
-		{ "xdp-dev", required_argument, 0, O_XDPDEV }, { "xdp-zc", no_argument, 0, O_XDPZC },
-		{ "marks", no_argument, 0, O_MARKS },
-		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
-		{ "join", required_argument, 0, O_JOIN }, { "source", required_argument, 0, O_SOURCE },
-		{ "mc-if", required_argument, 0, O_MC_IF },
-		{ "serve", no_argument, 0, O_SERVE }, { "runs", required_argument, 0, O_RUNS },
-		{ "run-timeout", required_argument, 0, O_RUN_TIMEOUT },
-		{ "senders", required_argument, 0, O_SENDERS },
-		{ "one-socket", no_argument, 0, O_ONE },
-		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
-		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
-	int c, batch_set = 0, retain_set = 0, pool_set = 0, addr_set = 0;
-	const char *err, *key_file = NULL;
-
-	for (int i = 0; variants[i]; i++)
-		names[i] = variants[i]->name, names[i + 1] = NULL;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":a:p:m:w:b:s:t:R:j:o:i:hV", longs, NULL)) != -1) {
-		switch (c) {
-		case 'a': cfg.addr = optarg; addr_set = 1; break;
-		case 'p': cfg.port = (unsigned)opt_u64("-p", optarg, OPT_PLAIN, 0, 65535); break;
-		case 'm':
-			if (strcmp(optarg, "list") == 0) {
-				for (int i = 0; variants[i]; i++)
-					printf("%s\t%s\n", variants[i]->name, variants[i]->what);
-				opt_done();
-			}
-			cfg.variant = variants[opt_name("-m", optarg, names)];
-			break;
-		case 'w':
-			if ((err = work_parse(optarg, &cfg.work)))
-				opt_die("-w '%s': %s; accepted: none, histogram, checksum, each with :N, "
-					"N 1..%u", optarg, err, WORK_MAX_REPS);
-			break;
-		case 'b': cfg.batch = (unsigned)opt_u64("-b", optarg, OPT_COUNT, 1, SUCK_MAX_BATCH); batch_set = 1; break;
-		case 's': cfg.bufsize = (unsigned)opt_u64("-s", optarg, OPT_BYTES, 1, SUCK_MAX_BUFSIZE); break;
-		case 't': cfg.time_s = opt_secs("-t", optarg, 0, 1e7); break;
-		case O_IDLE: cfg.idle_s = opt_secs("--idle", optarg, 0, 1e7); break;
-		case 'R': cfg.rcvbuf = (int)opt_u64("-R", optarg, OPT_BYTES, SUCK_MIN_RCVBUF, SUCK_MAX_RCVBUF); break;
-		case 'j': cfg.threads = (unsigned)opt_u64("-j", optarg, OPT_PLAIN, 1, SUCK_MAX_THREADS); break;
-		case O_RETAIN:
-			cfg.retain = (unsigned)opt_u64("--retain", optarg, OPT_COUNT, 0, SUCK_MAX_RETAIN);
-			retain_set = 1;
-			break;
-		case O_LATENCY: cfg.latency = 1; break;
-		case O_SPIN: cfg.spin = 1; break;
-		case O_MARKS: cfg.marks = 1; break;
-		case O_JITTER: cfg.jitter = 1; break;
-		case O_ECHO: cfg.echo = 1; break;
-		case O_JOIN: cfg.join = optarg; break;
-		case O_SERVE: cfg.serve = 1; break;
-		case O_RUNS: cfg.runs = opt_u64("--runs", optarg, OPT_COUNT, 1, SUCK_MAX_RUNS); break;
-		case O_RUN_TIMEOUT: cfg.run_timeout_s = opt_secs("--run-timeout", optarg, 0, 1e7); break;
-		case O_SENDERS:
-			cfg.senders = (unsigned)opt_u64("--senders", optarg, OPT_PLAIN, 1, SUCK_MAX_SENDERS);
-			break;
-		case O_ONE: cfg.one_socket = 1; break;
-		case O_SOURCE: cfg.source = optarg; break;
-		case O_MC_IF:
-			cfg.mc_if = optarg;
-			if (!(cfg.mc_ifindex = if_nametoindex(optarg)))
-				opt_die("--mc-if '%s': no such interface here", optarg);
-			break;
-		case O_RUNID: run_ids(optarg); break;
-		case O_KEYFILE: key_file = optarg; break;
-		case O_RXDEV:
-			if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
-				opt_die("--rx-dev '%s': a device name of 1..15 characters, no '/'", optarg);
-			cfg.rx_dev = optarg;
-			break;
-		case O_XDPDEV:
-			if (!*optarg || strlen(optarg) >= 16 || strchr(optarg, '/'))
-				opt_die("--xdp-dev '%s': a device name of 1..15 characters, no '/'", optarg);
-			cfg.xdp_dev = optarg;
-			break;
-		case O_XDPZC: cfg.xdp_zc = 1; break;
-		case O_CPU: cfg.cpu = (int)opt_u64("--cpu", optarg, OPT_PLAIN, 0, sys_ncpu() - 1); break;
-		case 'o': cfg.fmt = opt_name("-o", optarg, report_fmt_names); break;
-		case 'i': cfg.interval_s = opt_secs("-i", optarg, 0.01, 1e6); break;
-		case O_CHECK: cfg.check = 1; break;
-		case O_EDGE: cfg.edge = 1; break;
-		case O_WORKERS:
-			cfg.workers = (unsigned)opt_u64("--workers", optarg, OPT_PLAIN, 1, SUCK_MAX_WORKERS);
-			pool_set = 1;
-			break;
-		case O_QUEUE:
-			cfg.queue = (unsigned)opt_u64("--queue", optarg, OPT_COUNT, 1, SUCK_MAX_QUEUE);
-			pool_set = 1;
-			break;
-		case O_QUEUE_FULL: cfg.queue_drop = opt_name("--queue-full", optarg, queue_full_names); pool_set = 1; break;
-		case O_BUSY: cfg.busy_poll = (unsigned)opt_u64("--busy-poll", optarg, OPT_PLAIN, 1, SUCK_MAX_BUSY_POLL); break;
-		case O_PREFER: cfg.prefer_busy_poll = 1; break;
-		case O_BUDGET:
-			cfg.busy_budget = (unsigned)opt_u64("--busy-poll-budget", optarg, OPT_PLAIN, 1, SUCK_MAX_BUSY_BUDGET);
-			break;
-		case 'h':
-			/* One buffer for the whole text (over 4 KiB): a write that fails part-way then
-			 * fails in opt_done's fflush, whose errno it names (ENOSPC), not earlier in
-			 * stdio, which keeps no errno. */
-			setvbuf(stdout, help_buf, _IOFBF, sizeof help_buf); /* glibc: a size alone is ignored */
-			usage(stdout);
-			opt_done();
-		case 'V': printf("suck %s\n", version_text); opt_done();
-		case ':': opt_die("%s needs a value", argv[optind - 1]);
-		default: opt_die("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		opt_die("unexpected argument '%s'", argv[optind]);
-	if ((err = key_load(key_file, &cfg.key)))
-		opt_die("%s", err);
-	if (!cfg.variant)
-		cfg.variant = variant_default;
-	if (batch_set && !cfg.variant->batch)
-		opt_die("-b applies to -m%s; %s does not batch receive calls", names_where(WHERE_BATCH),
-			cfg.variant->name);
-	if (!batch_set)
-		cfg.batch = cfg.variant->batch ? cfg.variant->batch : 1;
-	if (retain_set && !cfg.variant->retains)
-		opt_die("--retain applies to -m copy only");
-	if (cfg.spin && !cfg.variant->spins)
-		opt_die("--spin applies to -m%s; %s cannot poll", names_where(WHERE_SPIN), cfg.variant->name);
-	if (cfg.edge && !cfg.variant->events)
-		opt_die("--edge applies to -m%s; %s has no event loop", names_where(WHERE_EVENTS),
-			cfg.variant->name);
-	if (pool_set && !cfg.variant->pools)
-		opt_die("--workers, --queue and --queue-full apply to -m%s; %s has no worker threads",
-			names_where(WHERE_POOL), cfg.variant->name);
-	if (cfg.busy_poll && !cfg.variant->busy_polls)
-		opt_die("--busy-poll applies to -m%s, which block in a receive call or epoll_wait; %s "
-			"does not", names_where(WHERE_BUSY), cfg.variant->name);
-	if ((cfg.prefer_busy_poll || cfg.busy_budget) && !cfg.busy_poll)
-		opt_die("--prefer-busy-poll and --busy-poll-budget need --busy-poll USECS");
-	if ((cfg.xdp_dev || cfg.xdp_zc) && !cfg.variant->device)
-		opt_die("%s applies to -m xdp only", cfg.xdp_dev ? "--xdp-dev" : "--xdp-zc");
-	if (cfg.echo && !cfg.variant->echoes)
-		opt_die("--echo applies to -m%s; %s cannot reply", names_where(WHERE_ECHO), cfg.variant->name);
-	if ((cfg.runs || cfg.run_timeout_s > 0) && !cfg.serve)
-		opt_die("%s applies to --serve", cfg.runs ? "--runs" : "--run-timeout");
-	/* Every run of a server has its own id (blast's random one): a fixed one would make a
-	 * late datagram of the run before one of the next. */
-	/* --serve and --senders: the runs named may start, in any order; a lone run is fixed */
-	if (cfg.nrun_ids > 1 && !cfg.serve && !cfg.senders)
-		opt_die("--run-id with %u ids: a list names the runs of --serve or --senders; a single "
-			"run takes one", cfg.nrun_ids);
-	if (cfg.senders && cfg.nrun_ids && cfg.nrun_ids != cfg.senders)
-		opt_die("--senders %u with --run-id: name %u runs, not %u", cfg.senders, cfg.senders,
-			cfg.nrun_ids);
-	if (!cfg.serve && !cfg.senders && cfg.nrun_ids)
-		cfg.run_id = cfg.run_ids[0];
-	/* xdp is set up again between runs: its program off the device and on again, unserved */
-	if (cfg.serve && cfg.variant->device)
-		opt_die("--serve applies to every variant but -m xdp");
-	/* --serve runs one run at a time on the sockets, resetting what the threads share between
-	 * runs; concurrent runs would each need their own end and reset while the others go on. */
-	if (cfg.senders && cfg.serve)
-		opt_die("--senders with --serve: a server takes its runs one after another; concurrent "
-			"runs are counted by one suck --senders N run");
-	/* --echo's replies are queued per receiving socket and sent after the batch: not per run */
-	if (cfg.senders && cfg.echo)
-		opt_die("--senders with --echo: fan-in counts runs apart, the replies of blast --rtt are "
-			"one run's; run one suck --echo per blast");
-	if (cfg.senders && cfg.senders * cfg.threads > SUCK_MAX_LANES)
-		opt_die("--senders %u with -j %u: at most %u trackers (senders x threads)", cfg.senders,
-			cfg.threads, SUCK_MAX_LANES);
-	/* --one-socket: the threads' batches are counted into one receive state (one.c), which
-	 * needs a batch to lock once for, and a run alone's shape around it. */
-	if (cfg.one_socket) {
-		if (!cfg.variant->shares)
-			opt_die("--one-socket applies to -m%s; %s hands its datagrams to no shared count",
-				names_where(WHERE_SHARE), cfg.variant->name);
-		if (cfg.threads < 2)
-			opt_die("--one-socket shares one socket between -j threads: give -j 2 or more");
-		if (cfg.serve || cfg.senders)
-			opt_die("--one-socket with %s: one socket read by several threads is counted as one "
-				"run at a time", cfg.serve ? "--serve" : "--senders");
-		/* RFC 3550's D is between datagrams in arrival order; the accountant sees batches in
-		 * the order the threads take its lock */
-		if (cfg.jitter)
-			opt_die("--one-socket with --jitter: the threads' batches are counted in the order "
-				"they take the lock, not the order they arrived, and jitter needs the latter");
-		if (cfg.echo)
-			opt_die("--one-socket with --echo: the replies are queued per thread; run -j without "
-				"--one-socket");
-		if (cfg.join)
-			opt_die("--one-socket with --join: not offered; a group's receiver is one thread");
-	}
-	if ((cfg.source || cfg.mc_if) && !cfg.join)
-		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
-	if (cfg.join) {
-		if ((err = net_resolve(cfg.join, cfg.port, &cfg.group)))
-			opt_die("--join '%s': %s", cfg.join, err);
-		if (!mcast_is_group(&cfg.group))
-			opt_die("--join '%s': not a multicast group; accepted: 224.0.0.0/4, ff00::/8", cfg.join);
-		/* Every socket of a group gets every datagram: -j would count each many times. */
-		if (cfg.threads > 1)
-			opt_die("--join with -j %u: every socket in a group receives every datagram; run one "
-				"suck per socket", cfg.threads);
-		if (cfg.source && (err = net_resolve(cfg.source, 0, &cfg.from)))
-			opt_die("--source '%s': %s", cfg.source, err);
-		if (cfg.source && (mcast_is_group(&cfg.from) || cfg.from.ss.ss_family != cfg.group.ss.ss_family))
-			opt_die("--source '%s': a unicast address of the group's family", cfg.source);
-		/* Bound to the group, a socket receives that group's datagrams only. */
-		if (!addr_set)
-			cfg.addr = cfg.join;
-	}
-	if ((err = net_resolve(cfg.addr, cfg.port, &cfg.to)))
-		opt_die("-a '%s': %s", cfg.addr, err);
-	if (cfg.join && cfg.to.ss.ss_family != cfg.group.ss.ss_family)
-		opt_die("-a '%s' with --join '%s': bind an address of the group's family (or leave -a out: "
-			"the group)", cfg.addr, cfg.join);
-	/* Every check on the options is above: --check (main) relies on it. */
-}
+static struct suck_cfg cfg; /* options.c fills it */
 
 static struct rx rxs[SUCK_MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
 static struct rx_shared sh;
@@ -587,60 +203,33 @@ static int check(void)
 {
 	struct rx *rx = &rxs[0];
 	struct report r;
-	char spec[48], run[9 * SUCK_MAX_RUN_IDS + 1], where[80];
+	char run[9 * SUCK_MAX_RUN_IDS + 1], where[80];
+	struct suck_show show = { .where = where, .run = run };
 	const char *mech;
-	int fd = open_socket(&cfg.to, 1), rcvbuf, st;
+	int fd = open_socket(&cfg.to, 1), st;
 
 	if (fd < 0)
 		return -fd;
 	st = setup_rx(rx, fd, 0);
-	rcvbuf = granted(fd);
+	show.rcvbuf = granted(fd);
 	mech = rx->mech;
 	cfg.variant->teardown(rx);
 	rx_free(rx);
 	close(fd);
 	if (st)
 		return st;
-	work_spec(&cfg.work, spec, sizeof spec);
 	snprintf(run, sizeof run, "%08x", cfg.run_id);
 	for (unsigned i = 0, n = 0; i < cfg.nrun_ids && !cfg.run_id; i++) /* named runs: a list */
 		n += (unsigned)snprintf(run + n, sizeof run - n, "%s%08x", i ? "," : "", cfg.run_ids[i]);
+	if (!cfg.run_id && !cfg.nrun_ids)
+		show.run = "first";
 	net_format(&cfg.to, where, sizeof where);
 	report_init(&r);
 	report_str(&r, "tool", "suck");
 	report_str(&r, "version", version_text);
 	report_u64(&r, "check", 1);
-	report_str(&r, "variant", cfg.variant->name);
-	report_str(&r, "work", spec);
-	report_str(&r, "addr", where);
-	report_u64(&r, "port", cfg.port);
-	report_str(&r, "run_id", cfg.run_id || cfg.nrun_ids ? run : "first");
-	report_u64(&r, "keyed", (uint64_t)cfg.key.set);
-	report_u64(&r, "bufsize", cfg.bufsize);
-	report_u64(&r, "batch", cfg.batch);
-	report_u64(&r, "threads", cfg.threads);
-	report_u64(&r, "one_socket", (uint64_t)cfg.one_socket);
-	report_u64(&r, "retain", cfg.retain);
-	report_i64(&r, "rcvbuf", rcvbuf);
-	report_f(&r, "time_limit_s", cfg.time_s, 3);
-	report_f(&r, "idle_s", cfg.idle_s, 3);
-	report_u64(&r, "spin", (uint64_t)cfg.spin);
-	report_u64(&r, "latency", (uint64_t)cfg.latency);
-	report_u64(&r, "marks", (uint64_t)cfg.marks);
-	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
-	report_u64(&r, "echo", (uint64_t)cfg.echo);
-	report_u64(&r, "serve", (uint64_t)cfg.serve);
-	report_u64(&r, "runs", cfg.runs);
-	report_f(&r, "run_timeout_s", cfg.run_timeout_s, 3);
-	report_u64(&r, "senders", cfg.senders);
-	total_mcast(&r, &cfg);
-	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
-	total_settings(&r, &cfg);
-	if (cfg.cpu >= 0)
-		report_u64(&r, "cpu", (uint64_t)cfg.cpu);
-	else
-		report_none(&r, "cpu");
-	report_f(&r, "interval_s", cfg.interval_s, 3);
+	for (int sec = SS_NAME; sec < SS_END; sec++)
+		suck_settings(&r, &cfg, (enum suck_sec)sec, 1, &show);
 	report_str(&r, "uring_setup", mech && !cfg.variant->device ? mech : "-");
 	report_str(&r, "xdp_setup", mech && cfg.variant->device ? mech : "-");
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
@@ -1075,7 +664,7 @@ int main(int argc, char **argv)
 	opt_prog = "suck";
 	if (sys_start() < 0)
 		return 1;
-	parse(argc, argv);
+	suck_options(&cfg, argc, argv);
 	if (cfg.check)
 		return check();
 	if ((rc = setup(where, sizeof where, &rcvbuf)))

@@ -1,7 +1,7 @@
-/* suck: shared declarations of the receiver's parts: main.c (options, threads, report), rx.c
- * (what every variant shares: counting, fins, stop conditions), one file per variant behind
- * variant.h, total.c (adding up over threads), work.c (the per-datagram work) and progress.c
- * (-i lines). Here: the tool's configuration, its limits, and progress.c's interface, which
+/* suck: shared declarations of the receiver's parts: main.c (threads, report), options.c and
+ * options.h (the options), rx.c (what every variant shares: counting, fins, stop conditions),
+ * one file per variant behind variant.h, total.c (adding up over threads), work.c (the
+ * per-datagram work) and progress.c (-i lines). Here: the tool's configuration, its limits, and progress.c's interface, which
  * takes plain numbers so that it depends on nothing of rx. No part calls back into main.c. */
 #ifndef SUCK_H
 #define SUCK_H
@@ -29,51 +29,41 @@ _Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 
 
 struct variant;
 
+/* The report's sections of settings (options.h's SS_*): --check prints them in this order,
+ * the report (total.c) where its keys go. */
+enum suck_sec {
+	SS_NAME = 1, SS_WHERE, SS_KEYED, SS_SHAPE, SS_RETAIN, SS_RCVBUF, SS_TIME, SS_LATENCY, SS_MARKS,
+	SS_JITTER, SS_ECHO, SS_SERVE, SS_SENDERS, SS_GROUP, SS_RXDEV, SS_POOL, SS_RUN, SS_END
+};
+
 struct suck_cfg {
-	const char *addr;
-	unsigned port;
+	/* every option's value, each declared by its row in options.h */
+#define OPT(type, field, ...) type field;
+#define OPT_ARG(...)
+#include "options.h"
+#undef OPT
+#undef OPT_ARG
 	struct net_addr to;    /* addr and port resolved */
-	const struct variant *variant;
-	struct work work;      /* kind and repetitions; the state lives in each rx */
-	unsigned batch;        /* datagrams per recvmmsg */
-	unsigned bufsize;      /* bytes per receive buffer; larger datagrams are truncated */
-	double time_s, idle_s, interval_s;
-	int rcvbuf;            /* -R, 0 = kernel default */
-	unsigned threads;
-	int one_socket;        /* --one-socket: the threads share one socket (one.c), no SO_REUSEPORT */
-	unsigned retain;
-	int cpu;               /* -1 = not pinned */
-	int fmt;
 	uint32_t run_id;       /* --run-id: accept only this run; 0 = the first data datagram's */
 	uint32_t run_ids[SUCK_MAX_RUN_IDS]; /* --serve, --senders: the runs named, any order */
 	unsigned nrun_ids;     /* 0: any run may start (under a key, a proven one) */
 	struct key key;        /* the run key (BS_RUN_KEY or --key-file): believe only fins it tags */
-	int latency;           /* --latency: one-way delay of every valid datagram, split in two */
-	int spin;              /* --spin: never block in a receive call */
-	int edge;              /* --edge: epoll edge-triggered (EPOLLET), drained to EAGAIN */
-	unsigned workers;      /* --workers: pool's worker threads per receiving thread */
-	unsigned queue;        /* --queue: batches that may wait for a worker */
-	int queue_drop;        /* --queue-full drop: a full queue drops in suck, not the kernel */
-	unsigned busy_poll;    /* --busy-poll: SO_BUSY_POLL µs, 0 = off */
-	int prefer_busy_poll;  /* --prefer-busy-poll: SO_PREFER_BUSY_POLL */
-	unsigned busy_budget;  /* --busy-poll-budget: SO_BUSY_POLL_BUDGET, 0 = the kernel's */
-	int check;             /* --check: set up one socket and the variant, report, exit */
-	const char *rx_dev;    /* --rx-dev: the receiving device, whose NAPI threads' CPU is counted */
-	const char *xdp_dev;   /* --xdp-dev: the device -m xdp attaches to (else -a's) */
-	int xdp_zc;            /* --xdp-zc: AF_XDP in zero-copy mode */
-	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
-	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
-	int echo;              /* --echo: every valid datagram back to its source (blast --rtt) */
-	const char *join;      /* --join: the multicast group joined, NULL = none */
-	const char *source;    /* --source: ... from this source only (source-specific) */
-	struct net_addr group, from;
-	const char *mc_if;     /* --mc-if: the interface the group is joined on, NULL = the route's */
-	unsigned mc_ifindex;
-	int serve;             /* --serve: after a run, report it and wait for the next (serve.c) */
-	uint64_t runs;         /* --runs: stop serving after this many runs, 0 = no limit */
-	double run_timeout_s;  /* --run-timeout: a run ends this long after it locked, 0 = never */
-	unsigned senders;      /* --senders: runs counted at once, each apart (fanin.c); 0 = one */
+	struct net_addr group, from; /* --join and --source resolved */
+	unsigned mc_ifindex;   /* --mc-if's */
 };
+
+/* options.c: the command line into cfg, every rule between options checked (a bad one ends
+ * suck with exit 2); the settings of section sec as report keys (check: --check's row; where
+ * the address bound, rcvbuf the receive buffer granted, run the run id as the row says it). */
+void suck_options(struct suck_cfg *cfg, int argc, char **argv);
+struct suck_show {
+	const char *where;
+	int rcvbuf;
+	const char *run;
+};
+struct report;
+void suck_settings(struct report *r, const struct suck_cfg *cfg, enum suck_sec sec, int check,
+		   const struct suck_show *ctx);
 
 /* progress.c: the -i lines on stderr, from the run's counts so far (rx.c adds them up over
  * the threads): a person's line with -o text, else a row of -o's format (tsv: a header line

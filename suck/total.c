@@ -88,28 +88,6 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->dropped = t->seq.lost - t->queue_dropped;
 }
 
-void total_settings(struct report *r, const struct suck_cfg *cfg)
-{
-	const struct variant *v = cfg->variant;
-
-	if (v->events)
-		report_u64(r, "edge", (uint64_t)cfg->edge);
-	else
-		report_none(r, "edge");
-	if (v->pools) {
-		report_u64(r, "workers", cfg->workers);
-		report_u64(r, "queue", cfg->queue);
-		report_str(r, "queue_full", cfg->queue_drop ? "drop" : "block");
-	} else {
-		report_none(r, "workers");
-		report_none(r, "queue");
-		report_none(r, "queue_full");
-	}
-	report_u64(r, "busy_poll_us", cfg->busy_poll);
-	report_u64(r, "prefer_busy_poll", (uint64_t)cfg->prefer_busy_poll);
-	report_u64(r, "busy_poll_budget", cfg->busy_budget);
-}
-
 enum { LAT_TOTAL, LAT_STACK, LAT_QUEUE };
 
 /* The percentiles, largest and mean of one delay histogram, in µs; "-" (json null) when not
@@ -213,21 +191,6 @@ static void add_loss_runs(struct report *r, const struct seq_runs *runs)
 	report_u64(r, "loss_runs_16_up", runs->len16);
 }
 
-static void add_str(struct report *r, const char *key, const char *v)
-{
-	if (v)
-		report_str(r, key, v);
-	else
-		report_none(r, key);
-}
-
-void total_mcast(struct report *r, const struct suck_cfg *cfg)
-{
-	add_str(r, "group", cfg->join);
-	add_str(r, "source", cfg->source);
-	add_str(r, "mc_if", cfg->mc_if);
-}
-
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env)
 {
@@ -236,9 +199,9 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	uint64_t received = t->received, bytes = t->bytes;
 	double dur = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0;
 	double cpu = (c1->user_s - c0->user_s) + (c1->sys_s - c0->sys_s);
-	char spec[48], run[16];
+	char run[16];
+	struct suck_show show = { .where = env->where, .rcvbuf = env->rcvbuf, .run = run };
 
-	work_spec(&cfg->work, spec, sizeof spec);
 	/* the run every thread locked onto (a proven fin may have named it before any data) */
 	snprintf(run, sizeof run, "%08x", (uint32_t)atomic_load(&rx0->sh->run));
 	if (cfg->senders && !env->sender)
@@ -246,12 +209,10 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 
 	report_str(r, "tool", "suck");
 	report_str(r, "version", version_text);
-	report_str(r, "variant", cfg->variant->name);
-	report_str(r, "work", spec);
-	report_str(r, "addr", env->where);
-	report_str(r, "run_id", run);
+	suck_settings(r, cfg, SS_NAME, 0, &show);
+	suck_settings(r, cfg, SS_WHERE, 0, &show);
 	report_u64(r, "serve_run", env->serve_run);
-	report_u64(r, "senders", cfg->senders);
+	suck_settings(r, cfg, SS_SENDERS, 0, &show);
 	report_u64(r, "sender", env->sender);
 	report_str(r, "stop", rx_stop_names[t->stop]);
 	report_u64(r, "received", received);
@@ -262,7 +223,7 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	report_u64(r, "forged_fins", t->forged_fins);
 	report_u64(r, "stale_fins", t->stale_fins);
 	report_u64(r, "unproven", t->unproven);
-	report_u64(r, "keyed", (uint64_t)cfg->key.set);
+	suck_settings(r, cfg, SS_KEYED, 0, &show);
 	report_u64(r, "truncated", t->truncated);
 	report_u64(r, "dup", t->seq.dup);
 	report_u64(r, "late", t->seq.late);
@@ -299,18 +260,13 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	else
 		report_none(r, "wakeups");
 	report_u64(r, "digest", work_digest(&t->work));
-	report_i64(r, "rcvbuf", env->rcvbuf);
-	report_u64(r, "bufsize", cfg->bufsize);
-	report_u64(r, "batch", cfg->batch);
-	report_u64(r, "threads", cfg->threads);
-	report_u64(r, "one_socket", (uint64_t)cfg->one_socket);
+	suck_settings(r, cfg, SS_RCVBUF, 0, &show);
+	suck_settings(r, cfg, SS_SHAPE, 0, &show);
 	report_u64(r, "thread_received_min", t->thread_min);
 	report_u64(r, "thread_received_max", t->thread_max);
-	report_u64(r, "retain", cfg->retain);
-	report_f(r, "time_limit_s", cfg->time_s, 3);
-	report_f(r, "idle_s", cfg->idle_s, 3);
-	report_u64(r, "spin", (uint64_t)cfg->spin);
-	total_settings(r, cfg);
+	suck_settings(r, cfg, SS_RETAIN, 0, &show);
+	suck_settings(r, cfg, SS_TIME, 0, &show);
+	suck_settings(r, cfg, SS_POOL, 0, &show);
 	if (t->napi_id >= 0)
 		report_u64(r, "napi_id", (uint64_t)t->napi_id);
 	else
@@ -336,12 +292,12 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		report_none(r, "lat_negative");
 		report_none(r, "lat_outside");
 	}
-	report_u64(r, "marks", (uint64_t)cfg->marks);
+	suck_settings(r, cfg, SS_MARKS, 0, &show);
 	add_marks(r, t, cfg->marks);
-	report_u64(r, "jitter", (uint64_t)cfg->jitter);
+	suck_settings(r, cfg, SS_JITTER, 0, &show);
 	add_jitter(r, t);
 	add_loss_runs(r, &t->seq.runs);
-	report_u64(r, "echo", (uint64_t)cfg->echo);
+	suck_settings(r, cfg, SS_ECHO, 0, &show);
 	if (cfg->echo) {
 		report_u64(r, "echoed", t->echoed);
 		report_u64(r, "echo_errors", t->echo_errors);
@@ -349,5 +305,5 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		report_none(r, "echoed");
 		report_none(r, "echo_errors");
 	}
-	total_mcast(r, cfg);
+	suck_settings(r, cfg, SS_GROUP, 0, &show);
 }

@@ -62,15 +62,10 @@ struct total_env {
 	unsigned sender;             /* --senders: the run's slot, from 1; 0 the total row (and
 					without --senders) */
 };
-/* The settings of pool, epoll and --busy-poll, under their report names (the report and --check
- * print them alike): "-" where they do not apply. */
-void total_settings(struct report *r, const struct suck_cfg *cfg);
 /* The run's figures as report keys: suck's report, the largest either tool prints (a unit test
  * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env);
-/* --join's keys (group, source, mc_if; '-' without), for the report and --check. */
-void total_mcast(struct report *r, const struct suck_cfg *cfg);
 
 /* fanin.c, --senders: a run's total added into the receiver's (the hubs' total_sum, whose
  * received and bytes are already every datagram), dropped settled again over the whole; and

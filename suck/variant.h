@@ -39,6 +39,5 @@ extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_
 	variant_epoll, variant_pool, variant_xdp;
 /* Every variant in the order of suck -h, NULL-terminated; the first is not the default. */
 extern const struct variant *const variants[];
-extern const struct variant *const variant_default;
 
 #endif
