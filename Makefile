@@ -22,7 +22,7 @@ SUCK_LIB   := $(filter-out $(O)/suck/main.o,$(SUCK_OBJ))
 BLAST_LIB  := $(filter-out $(O)/blast/main.o,$(BLAST_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
-.PHONY: all test unit check perf profile bench bench-wire reproduce fuzz clean ndr sweep latency
+.PHONY: all test unit check perf profile bench bench-wire reproduce fuzz clean ndr sweep latency docs
 all: $(B)/blast $(B)/suck $(B)/netdev
 
 # The version string changes with every commit: only common/version.o embeds it, so a new
@@ -63,6 +63,11 @@ $(B)/netdev: tools/netdev.c
 	@mkdir -p $(@D)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+
+# The option tables of docs/manual.md and the man pages' OPTIONS lists, made again from the
+# tools' option tables (blast/options.h, suck/options.h); tests/t_docs.sh fails until it is run.
+docs: $(B)/blast $(B)/suck
+	@sh tools/docs.sh $(B) .
 
 # Unit tests link every object but the two mains.
 $(B)/test_%: tests/unit/%.c $(COMMON_OBJ) $(SUCK_LIB) $(BLAST_LIB) tests/unit/unit.h

@@ -34,7 +34,7 @@ OPT(unsigned, batch, .sname = 'b', .name = "batch", .arg = "N", .type = OD_COUNT
     .doc = "messages per send call, %R: 1 = one `sendto` per datagram, like the 2014 blast.c; more = "
 	   "`sendmmsg`; a GSO message is up to 64 KiB already")
 OPT(unsigned, segs, .sname = 'g', .name = "gso", .arg = "SEGS", .type = OD_UINT, .lo = 1, .hi = BLAST_MAX_SEGS,
-    .flags = OD_LATE, .def = "without -b and -r, as many as fit in 64 KiB", .key = "gso", .sec = BS_SHAPE,
+    .flags = OD_LATE, .def = "without `-b` and `-r`, as many as fit in 64 KiB", .key = "gso", .sec = BS_SHAPE,
     .show = show_gso,
     .help = "UDP GSO: SEGS datagrams per message, %R (64 where the kernel takes no more); 1 = off; "
 	    "sendmmsg -b 32 where the kernel or the route refuses GSO",
@@ -83,7 +83,7 @@ OPT(unsigned, outstanding, .name = "outstanding", .arg = "N", .type = OD_COUNT, 
     .help = "--rtt: requests in flight per flow, %R",
     .doc = "`--rtt`: requests in flight per flow, %R")
 OPT(unsigned, reply_size, .name = "reply-size", .arg = "BYTES", .type = OD_BYTES, .lo = WIRE_HDR_LEN,
-    .hi = 65527, .range = "32..65507 (IPv4) or ..65527 (IPv6)", .flags = OD_LATE, .def = "as -s",
+    .hi = 65527, .range = "32..65507 (IPv4) or ..65527 (IPv6)", .flags = OD_LATE, .def = "as `-s`",
     .needs = "rtt", .key = "reply_size", .sec = BS_RTT, .show = show_reply_size,
     .help = "--rtt: the size of the reply asked for, %R",
     .doc = "`--rtt`: the size of the reply asked for, %R; suck cuts the request to it or pads it with zeros")

@@ -110,7 +110,8 @@ void optdef_settings(struct report *r, const struct optdef_table *t, const void 
 		     int check, const void *ctx);
 /* The usage (-h) on out. */
 void optdef_usage(const struct optdef_table *t, FILE *out);
-/* The option list as docs/manual.md's table ("md") or the man page's OPTIONS items ("man"). */
+/* The option list as docs/manual.md's table ("md") or the man page's OPTIONS items ("man");
+ * -1 for another fmt. */
 int optdef_doc(const struct optdef_table *t, const char *fmt, FILE *out);
 
 #endif

@@ -183,7 +183,7 @@ OPT(unsigned, busy_budget, .name = "busy-poll-budget", .arg = "N", .type = OD_UI
     .help = "SO_BUSY_POLL_BUDGET, with --busy-poll, %R",
     .doc = "with `--busy-poll`: `SO_BUSY_POLL_BUDGET`, packets per poll, %R (needs CAP_NET_ADMIN)")
 OPT(const char *, xdp_dev, .name = "xdp-dev", .arg = "DEV", .type = OD_STR, .set = set_dev,
-    .cap = CAP_DEVICE, .def = "the one that holds -a's address",
+    .cap = CAP_DEVICE, .def = "the one that holds `-a`'s address",
     .help = "%V: the device to attach to",
     .doc = "%V: the device to attach the XDP program to and take frames from; a wildcard `-a` needs it")
 OPT(int, xdp_zc, .name = "xdp-zc", .type = OD_FLAG, .cap = CAP_DEVICE, .def = "copy mode",
