@@ -60,6 +60,11 @@ OPT(uint64_t, count, .sname = 'n', .name = "count", .arg = "N", .type = OD_COUNT
     .range = "1..2^48", .def = "no limit", .key = "count_limit", .sec = BS_SHAPE,
     .help = "stop after N datagrams in all, %R; alone, exactly N with no time limit",
     .doc = "stop after N datagrams in all, %R, no fewer than `-j`; alone, it means exactly N (no time limit)")
+OPT(double, fin_time_s, .name = "fin-time", .arg = "SECS", .type = OD_SECS, .lo = 0.1, .hi = 60,
+    OD_DEF("2"), .key = "fin_time_s", .sec = BS_SHAPE,
+    .help = "how long the fins are repeated to a receiver that stays, %R",
+    .doc = "how long the fins are repeated, with a doubling gap, to a receiver that stays (`suck "
+	   "--serve`, a group), %R; a receiver that is gone ends them at once")
 OPT(uint32_t, run_id, .name = "run-id", .arg = "ID", .type = OD_UINT, .lo = 1, .hi = UINT32_MAX,
     .def = "random", .key = "run_id", .sec = BS_HEAD, .show = show_run_id,
     .help = "run id in every header, %R",

@@ -272,13 +272,13 @@ static void send_fins(struct flow *f, uint64_t duration_ns)
 	t0 = sys_mono_ns();
 	/* UDP has no acknowledgement, and at the end of a run the receiver's buffer may still be
 	 * full, dropping a single fin. So repeat it with a growing gap, until the receiver is gone
-	 * (its closed port answers ECONNREFUSED) or BLAST_FIN_NS has passed. */
+	 * (its closed port answers ECONNREFUSED) or --fin-time has passed. */
 	for (;;) {
 		if (send(f->fd, buf, len, 0) >= 0)
 			f->fins++;
 		else if (errno == ECONNREFUSED && f->fins > 0)
 			break;
-		if (sys_mono_ns() - t0 >= BLAST_FIN_NS)
+		if (sys_mono_ns() - t0 >= (uint64_t)(f->cfg->fin_time_s * 1e9))
 			break;
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)gap };
 		nanosleep(&ts, NULL);

@@ -162,4 +162,33 @@ done
 "$BIN/suck" --serve --runs 4 --run-timeout 2 -p 0 -o tsv --check >"$TMP/c.out" 2>&1
 check "--check reports serve, runs, run_timeout_s" test "$(field "$TMP/c.out" serve) $(field "$TMP/c.out" runs) $(field "$TMP/c.out" run_timeout_s)" = "1 4 2.000"
 
+# 9. blast --fin-time: to a receiver that stays its fins are repeated that long, not 2 s; the
+# setting is in --check's row and in the report (fin_time_s).
+n=fin-time
+check "$n: --check says the default ($("$BIN/blast" --check -p 9 -o tsv 2>/dev/null | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fin_time_s") c = i } NR == 2 { print $c }'))" \
+	test "$("$BIN/blast" --check -p 9 -o tsv 2>/dev/null | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fin_time_s") c = i } NR == 2 { print $c }')" = 2.000
+for a in 0.05 61 1x; do
+	"$BIN/blast" --check -p 9 --fin-time "$a" >/dev/null 2>"$TMP/$n.err"
+	st=$?
+	check "$n: --fin-time $a: exit 2 ($st), naming it ($(cat "$TMP/$n.err"))" \
+		sh -c "test $st = 2 && grep -q -- \"--fin-time '$a'\" '$TMP/$n.err'"
+done
+start_suck "$n" --serve -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+t0=$(date +%s%N)
+"$BIN/blast" -p "$PORT" -n 100 -s 200 --fin-time 200ms -o tsv >"$TMP/$n.blast" 2>/dev/null
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "$n: blast ends soon after 200 ms of fins ($ms ms), not after 2 s" test "$ms" -lt 1500
+check "$n: the report says fin_time_s 0.200 ($(field "$TMP/$n.blast" fin_time_s))" \
+	test "$(field "$TMP/$n.blast" fin_time_s)" = 0.200
+check "$n: fins repeated ($(field "$TMP/$n.blast" fins))" test "$(field "$TMP/$n.blast" fins)" -gt 1
+wait_rows "$TMP/$n.out" 1
+t0=$(date +%s%N)
+"$BIN/blast" -p "$PORT" -n 100 -s 200 -o tsv >"$TMP/$n.blast2" 2>/dev/null
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "$n: without it, 2 s of fins ($ms ms)" test "$ms" -ge 1900
+wait_rows "$TMP/$n.out" 2
+kill -INT "$SUCK_PID"
+check "$n: suck ends on SIGINT" wait_pid "$SUCK_PID" 20
+check "$n: both runs whole ($(col "$TMP/$n.out" stop | tr '\n' ' '))" test "$(col "$TMP/$n.out" stop | tr '\n' ' ')" = "fin fin "
+
 done_tests
