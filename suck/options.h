@@ -40,6 +40,13 @@ OPT(double, time_s, .sname = 't', .name = "time", .arg = "SECS", .type = OD_SECS
 OPT(double, idle_s, .name = "idle", .arg = "SECS", .type = OD_SECS, .lo = 0, .hi = 1e7, .range = "",
     OD_DEF("0"), .key = "idle_s", .sec = SS_TIME,
     .help = "stop SECS after the last datagram; 0 = never")
+OPT(double, stale_s, .name = "stale", .arg = "SECS", .type = OD_SECS, .lo = 0.05, .hi = 3600,
+    OD_DEF("1"), .key = "stale_s", .sec = SS_TIME,
+    .help = "without a run key or --run-id names: a run without fins this quiet is stale when "
+	    "another begins, %R",
+    .doc = "without a run key or `--run-id` names: a run without fins (a stranger's datagram, a killed "
+	   "blast) that has taken nothing this long is stale when another run's datagram arrives, %R; "
+	   "its row says `stop` `stale` and the next run is counted whole")
 OPT(int, serve, .name = "serve", .type = OD_FLAG, .def = "off", .key = "serve", .sec = SS_SERVE,
     .flags = OD_CHECK_ONLY,
     .help = "after a run ends on its fins, report it and wait for the next on the same sockets, a "

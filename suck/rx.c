@@ -359,7 +359,7 @@ int rx_lock(struct rx *rx, const struct wire_hdr *h)
 
 /* Is the run stale now that h, of another run, arrived? Only a run without a believed fin
  * (one with fins is ending on its own), never a fixed one, and only for a run that may start:
- * a named one, a proven one under a key; with neither, a run quiet for RX_STALE_NS, as a
+ * a named one, a proven one under a key; with neither, a run quiet for --stale, as a
  * stranger's datagram or a killed blast leaves. */
 static int stale_now(struct rx *rx, const struct wire_hdr *h)
 {
@@ -371,7 +371,7 @@ static int stale_now(struct rx *rx, const struct wire_hdr *h)
 		return 0;
 	if (rx->cfg->nrun_ids || sh->key.set)
 		return rx_may_lock(rx->cfg, sh, h);
-	return rx->check_ns - atomic_load(&sh->run_ns) >= RX_STALE_NS;
+	return rx->check_ns - atomic_load(&sh->run_ns) >= (uint64_t)(rx->cfg->stale_s * 1e9);
 }
 
 int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t len, const void *src)

@@ -44,6 +44,28 @@ S=$TMP/$n.out
 check "$n: the stranger's run is stale" test "$(at "$S" stop 1)" = stale
 exact "$S" 2 "$TMP/$n.blast" "$n"
 
+# 1b. --stale: the quiet time is the option's (stale_s in the row and in --check), so a run
+# quiet for 0.3 s is stale under --stale 0.1; out of range is bad usage.
+n=serve-stale
+check "$n: --check says the default ($("$BIN/suck" --check -p 0 -o tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "stale_s") c = i } NR == 2 { print $c }'))" \
+	test "$("$BIN/suck" --check -p 0 -o tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "stale_s") c = i } NR == 2 { print $c }')" = 1.000
+for a in 0.01 3601 soon; do
+	"$BIN/suck" --check -p 0 --stale "$a" >/dev/null 2>"$TMP/$n.err"
+	st=$?
+	check "$n: --stale $a: exit 2 ($st), naming it ($(cat "$TMP/$n.err"))" \
+		sh -c "test $st = 2 && grep -q -- \"--stale '$a'\" '$TMP/$n.err'"
+done
+start_suck "$n" --serve --runs 2 --stale 100ms -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+"$BIN/inject" data "$PORT" 9004 200 0 0 1
+sleep 0.3
+"$BIN/blast" -p "$PORT" -n 2000 -r 20000 -s 200 -o tsv >"$TMP/$n.blast" 2>/dev/null
+check "$n: suck ends after 2 runs" wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+check "$n: the stranger's run is stale after 0.3 s ($(at "$S" stop 1))" test "$(at "$S" stop 1)" = stale
+check "$n: stale_s 0.100 in the rows ($(col "$S" stale_s | tr '\n' ' '))" \
+	test "$(col "$S" stale_s | tr '\n' ' ')" = "0.100 0.100 "
+exact "$S" 2 "$TMP/$n.blast" "$n"
+
 # 2. Under a key, a stranger's datagram (no proof) starts nothing; a blast killed with SIGKILL
 # leaves a stale run, and the blast started at once after it is whole, on every variant a
 # server runs (one thread, and -j 2 where the variant has threads).
