@@ -26,7 +26,6 @@
 #define BLAST_MAX_MSGS  16     /* ... in at most this many GSO messages per sendmmsg */
 #define BLAST_PLAIN_BATCH 32   /* -b's default without GSO */
 #define BLAST_ERRNOS    160    /* errors are counted per errno below this */
-#define BLAST_FIN_NS    2000000000ull /* how long fins are repeated when no one says stop */
 #define BLAST_MIN_TIME_S 0.001 /* the shortest -t but 0 */
 #define BLAST_MAX_OUTSTANDING 4096 /* --outstanding */
 #define BLAST_MIX_CYCLE 65536  /* -s as a mix: sizes in its cycle (the weights' sum, MAX-MIN+1) */

@@ -39,8 +39,6 @@
 #define RX_TICK_MS 20          /* SO_RCVTIMEO: how long a blocked receive waits before a check */
 #define RX_DRAIN_NS 1000000000ull /* after the last fin, drain what is queued for at most 1 s */
 #define RX_DONE_IDS 16         /* --serve: finished runs whose stragglers are other_run, not a new run */
-#define RX_STALE_NS 1000000000ull /* no key, no names: a run without fins this quiet is stale
-				      when another begins */
 
 enum rx_stop { RX_RUNNING, RX_STOP_FIN, RX_STOP_SIGNAL, RX_STOP_TIME, RX_STOP_IDLE, RX_STOP_ERROR,
 	       RX_STOP_RUN_TIMEOUT, RX_STOP_STALE };
