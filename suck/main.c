@@ -1,8 +1,10 @@
 /* suck: receive blast's datagrams with one receive strategy, run the same work on each, and
  * report what was processed, what was lost and where, the CPU used and the memory held.
- * Options and defaults are here (the limits in suck.h); the receive loops are in one file per
- * variant; what they share is in rx.c. main is setup, run and finish; --check sets up one
- * socket and the variant as a run would, reports the settings instead, and closes it.
+ * The options are in options.h and options.c (the limits in suck.h), the sockets and the
+ * receive states in setup.c; the receive loops are in one file per variant; what they share is
+ * in rx.c. main is setup, run and finish, and --serve's runs one after another; --check
+ * (setup.c) sets up one socket and the variant as a run would, reports the settings instead,
+ * and closes it.
  * Exit: 0 report printed (or checked), 1 runtime failure, 2 bad usage, 4 a variant this kernel
  * does not offer. */
 #include <err.h>
@@ -10,22 +12,17 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include "mark.h"
-#include "mcast.h"
-#include "net.h"
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
 #include "suck.h"
 #include "carry.h"
 #include "kernel.h"
+#include "setup.h"
 #include "total.h"
 #include "variant.h"
-#include "version.h"
 
 static struct suck_cfg cfg; /* options.c fills it */
 
@@ -54,217 +51,6 @@ static void *worker_main(void *arg)
 	 * this is the next run's (--serve) */
 	rx->drops_end = onesock && rx->id > 0 ? 0 : rx_drops(rx);
 	return NULL;
-}
-
-/* --busy-poll on a socket: 0, or the exit code with the message said (1; 4 where the kernel was
- * built without busy polling). */
-static int busy_poll(int fd)
-{
-	const char *opt = net_busy_poll(fd, cfg.busy_poll, cfg.prefer_busy_poll, cfg.busy_budget);
-	int e = errno;
-
-	if (!opt)
-		return 0;
-	if (e == ENOPROTOOPT) {
-		warnx("setsockopt %s: %s: this kernel has no busy polling (CONFIG_NET_RX_BUSY_POLL)", opt,
-		      strerror(e));
-		return 4;
-	}
-	if (e == EPERM) {
-		warnx("setsockopt %s: %s: %s needs CAP_NET_ADMIN", opt, strerror(e),
-		      !strcmp(opt, "SO_BUSY_POLL") ? "raising it above net.core.busy_poll" :
-		      !strcmp(opt, "SO_PREFER_BUSY_POLL") ? "--prefer-busy-poll" :
-		      "a --busy-poll-budget above the socket's");
-		return 1;
-	}
-	warnx("setsockopt %s: %s", opt, strerror(e));
-	return 1;
-}
-
-/* A socket with the run's options, bound to a. With -j the port is suck's alone: the first
- * socket binds without SO_REUSEPORT, so a port that anyone holds (any listener, another
- * suck -j, a SO_REUSEPORT group) is refused as in use, and -p 0 gets a port nobody is on. Only
- * then does it take SO_REUSEPORT, which lets the others join: the kernel asks the flag of the
- * sockets already bound, at each join. The one exception, explicit: --join shares its port with
- * the group's other receivers (SO_REUSEADDR, below), since each gets every datagram. */
-static int open_socket(const struct net_addr *a, int first)
-{
-	int fd = socket(a->ss.ss_family, SOCK_DGRAM, 0), one = 1, st;
-	const char *call;
-	struct timeval tick = { .tv_sec = 0, .tv_usec = RX_TICK_MS * 1000 };
-
-	if (fd < 0) {
-		warn("socket");
-		return -1;
-	}
-	if (!first && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
-		warn("setsockopt SO_REUSEPORT");
-		return -1;
-	}
-	/* --join: every receiver of a group gets each of its datagrams, so the receivers of one
-	 * group share the port: this is the one case where suck binds a port another socket may
-	 * hold, and only another that asks for it too (SO_REUSEADDR on both). */
-	if (cfg.join && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0) {
-		warn("setsockopt SO_REUSEADDR");
-		return -1;
-	}
-	/* The tick bounds how long a blocked receive can miss a stop condition. */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof tick) < 0) {
-		warn("setsockopt SO_RCVTIMEO");
-		return -1;
-	}
-	/* --latency, --jitter: the kernel stamps every datagram as it receives it (software, the
-	 * realtime clock, as blast's send time), delivered as a control message. */
-	if ((cfg.latency || cfg.jitter) && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
-		warn("setsockopt SO_TIMESTAMPNS");
-		return -1;
-	}
-	/* --marks: the TOS and TTL of every datagram, as control messages. */
-	if (cfg.marks && mark_receive(fd, a->ss.ss_family, &call) < 0) {
-		warn("%s", call);
-		return -1;
-	}
-	if (cfg.rcvbuf && net_rcvbuf(fd, cfg.rcvbuf) < 0) {
-		warn("setsockopt SO_RCVBUF");
-		return -1;
-	}
-	if (cfg.busy_poll && (st = busy_poll(fd)))
-		return -st;
-	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) < 0) {
-		char where[80];
-		int e = errno;
-		net_format(a, where, sizeof where);
-		fprintf(stderr, "suck: bind %s: %s%s\n", where, strerror(e), e != EADDRINUSE ? "" : cfg.join ?
-			" (another socket has the port and is no receiver of a group: --join shares it only with "
-			"sockets that set SO_REUSEADDR too)" :
-			" (another socket has the port; suck shares it with none, -j too)");
-		return -1;
-	}
-	if (first && cfg.threads > 1 && !cfg.one_socket &&
-	    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
-		warn("setsockopt SO_REUSEPORT");
-		return -1;
-	}
-	if (cfg.join && mcast_join(fd, &cfg.group, cfg.source ? &cfg.from : NULL, cfg.mc_ifindex, &call) < 0) {
-		warn("%s %s", call, cfg.join);
-		return -1;
-	}
-	return fd;
-}
-
-/* One receive thread's state and its variant's, on socket fd: 0, or the exit code (1, or 4
- * where the kernel does not offer the variant) with the message said. */
-static int setup_rx(struct rx *rx, int fd, unsigned id)
-{
-	const struct variant *v = cfg.variant;
-	int st;
-
-	if (rx_init(rx, fd, id, &cfg, &sh) < 0) {
-		warn("mmap for the sequence tracker");
-		return 1;
-	}
-	rx->carry = carries[id];
-	st = v->setup(rx);
-	if (st && rx->error.call) {
-		/* the variant named the call that failed */
-		warnx("-m %s: %s: %s", v->name, rx->error.call, strerror(rx->error.err));
-		return st == VARIANT_UNSUPPORTED ? 4 : 1;
-	}
-	if (st == VARIANT_UNSUPPORTED) {
-		warn("-m %s: this kernel does not offer it", v->name);
-		return 4;
-	}
-	if (st == VARIANT_USAGE)
-		return 2;
-	if (st < 0) {
-		warn("-m %s: setting up", v->name);
-		return 1;
-	}
-	return 0;
-}
-
-/* The receive buffer the kernel granted the socket, with a warning when it is less than -R. */
-static int granted(int fd)
-{
-	int rcvbuf = net_rcvbuf(fd, 0);
-
-	if (cfg.rcvbuf && rcvbuf < cfg.rcvbuf)
-		fprintf(stderr, "suck: warning: asked for -R %d, the kernel granted %d (net.core.rmem_max)\n",
-			cfg.rcvbuf, rcvbuf);
-	return rcvbuf;
-}
-
-/* --check: a run's setup on one throwaway socket, bound to -a and -p as a run's first socket
- * is (a port in use fails as a run would), with the variant's own setup (UDP_GRO,
- * io_uring_setup: exit 4 where the kernel lacks them), then everything closed before the
- * settings are printed, so a suck started right after can bind the port. Nothing is read from
- * the socket; a datagram that arrives in the instant it is bound is lost with it. */
-static int check(void)
-{
-	struct rx *rx = &rxs[0];
-	struct report r;
-	char run[9 * SUCK_MAX_RUN_IDS + 1], where[80];
-	struct suck_show show = { .where = where, .run = run };
-	const char *mech;
-	int fd = open_socket(&cfg.to, 1), st;
-
-	if (fd < 0)
-		return -fd;
-	st = setup_rx(rx, fd, 0);
-	show.rcvbuf = granted(fd);
-	mech = rx->mech;
-	cfg.variant->teardown(rx);
-	rx_free(rx);
-	close(fd);
-	if (st)
-		return st;
-	snprintf(run, sizeof run, "%08x", cfg.run_id);
-	for (unsigned i = 0, n = 0; i < cfg.nrun_ids && !cfg.run_id; i++) /* named runs: a list */
-		n += (unsigned)snprintf(run + n, sizeof run - n, "%s%08x", i ? "," : "", cfg.run_ids[i]);
-	if (!cfg.run_id && !cfg.nrun_ids)
-		show.run = "first";
-	net_format(&cfg.to, where, sizeof where);
-	report_init(&r);
-	report_str(&r, "tool", "suck");
-	report_str(&r, "version", version_text);
-	report_u64(&r, "check", 1);
-	for (int sec = SS_NAME; sec < SS_END; sec++)
-		suck_settings(&r, &cfg, (enum suck_sec)sec, 1, &show);
-	report_str(&r, "uring_setup", mech && !cfg.variant->device ? mech : "-");
-	report_str(&r, "xdp_setup", mech && cfg.variant->device ? mech : "-");
-	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
-		warn("writing the report");
-		return 1;
-	}
-	return 0;
-}
-
-/* -j: datagrams go to suck's own sockets only. A reuseport program hands each to socket (flow
- * id mod N) of the group, so a flow stays on one thread and its datagrams are spread evenly
- * (the kernel's hash of the addresses can put two flows on one socket, and the CPU a datagram
- * arrives on changes under a sending thread that migrates). The first N of the group are suck's
- * unless a stranger joined between the first bind and the last, which the socket tables tell
- * once the program is attached; whoever joins later sits beyond N and receives nothing.
- * 0, or 1 with the message said. */
-static int own_group(const char *where)
-{
-	int fds[SUCK_MAX_THREADS], n;
-
-	for (unsigned i = 0; i < cfg.threads; i++)
-		fds[i] = rxs[i].fd;
-	if (net_steer(fds[0], WIRE_FLOW_OFF, cfg.threads) < 0) {
-		warn("setsockopt SO_ATTACH_REUSEPORT_CBPF");
-		return 1;
-	}
-	n = net_strangers(fds, cfg.threads);
-	if (n > 0) {
-		warnx("%s: %d other socket%s joined suck's SO_REUSEPORT group while it was set up; suck "
-		      "shares its port with none", where, n, n == 1 ? "" : "s");
-		return 1;
-	}
-	if (n < 0)
-		warnx("warning: %s: /proc/net/udp unreadable: no check that the group is suck's alone", where);
-	return 0;
 }
 
 /* Fins the run key did not tag. Tag 0 is what a blast without a key sends: when no fin was
@@ -326,7 +112,7 @@ static int setup(char *where, size_t len, int *rcvbuf)
 	}
 	for (unsigned i = 0; i < cfg.threads; i++) {
 		/* --one-socket: the first socket is every thread's */
-		int fd = cfg.one_socket && i > 0 ? rxs[0].fd : open_socket(&a, i == 0), st;
+		int fd = cfg.one_socket && i > 0 ? rxs[0].fd : setup_socket(&cfg, &a, i == 0), st;
 		if (fd < 0)
 			return -fd;
 		if (cfg.one_socket && i == 0 && !(onesock = one_new(&cfg, fd, &sh, cfg.threads))) {
@@ -337,7 +123,7 @@ static int setup(char *where, size_t len, int *rcvbuf)
 			warn("getsockname");
 			return 1;
 		}
-		if ((st = setup_rx(&rxs[i], fd, i)))
+		if ((st = setup_rx(&rxs[i], fd, i, &cfg, &sh, carries[i])))
 			return st;
 		if (fan && fanin_attach(fan, &rxs[i]) < 0) {
 			warn("mmap for the sequence tracker of --senders' runs");
@@ -348,9 +134,9 @@ static int setup(char *where, size_t len, int *rcvbuf)
 	}
 	net_local(rxs[0].fd, &bound);
 	net_format(&bound, where, len);
-	if (cfg.threads > 1 && !cfg.one_socket && own_group(where))
+	if (cfg.threads > 1 && !cfg.one_socket && setup_group(rxs, cfg.threads, where))
 		return 1;
-	*rcvbuf = granted(rxs[0].fd);
+	*rcvbuf = setup_rcvbuf(&cfg, rxs[0].fd);
 	fprintf(stderr, "suck: listening on %s\n", where);
 	return 0;
 }
@@ -577,7 +363,7 @@ static int next_run(void)
 		int fd = rxs[i].fd;
 		cfg.variant->teardown(&rxs[i]);
 		rx_free(&rxs[i]);
-		if ((rc = setup_rx(&rxs[i], fd, i))) {
+		if ((rc = setup_rx(&rxs[i], fd, i, &cfg, &sh, carries[i]))) {
 			/* this one's state is gone: close its socket now, the others below */
 			cfg.variant->teardown(&rxs[i]);
 			rx_free(&rxs[i]);
@@ -666,7 +452,7 @@ int main(int argc, char **argv)
 		return 1;
 	suck_options(&cfg, argc, argv);
 	if (cfg.check)
-		return check();
+		return setup_check(&cfg);
 	if ((rc = setup(where, sizeof where, &rcvbuf)))
 		return rc;
 	if (cfg.serve)
