@@ -3,7 +3,9 @@
  * whose reserved field asks for a reply of --reply-size bytes, timed from the send call to the
  * reply's arrival on CLOCK_MONOTONIC. A request unanswered after --rtt-timeout is counted lost
  * and its place taken by a new one, so a lost datagram costs one timeout of one slot, never the
- * run (netperf's UDP_RR stalls on the first loss). At the end the flow waits for what is in
+ * run (netperf's UDP_RR stalls on the first loss). A reply read at or after its request's
+ * timeout is late and its request lost, even when it is read in the wake-up that would have
+ * expired it: no round trip is above the timeout. At the end the flow waits for what is in
  * flight (at most one timeout), so that every request sent is answered or lost:
  * sent == transactions + rtt_lost. The clock is read once per request, once per wake-up and
  * once per reply: what the option asks for. */
@@ -101,9 +103,11 @@ static void clock_sample(struct rtt_flow *r, uint64_t t1, uint64_t t4, uint64_t 
 	r->offset = (int64_t)(t3 - (t1 + r->wall)) - (int64_t)(rtt / 2);
 }
 
-/* A reply of this flow to one of its requests in flight, of the size asked for: its round
- * trip. An answer to a request already answered or lost is late; anything else foreign. */
-static void take_reply(struct flow *f, size_t len, uint64_t now)
+/* A reply of this flow to one of its requests in flight, of the size asked for, within the
+ * timeout: its round trip. An answer to a request already answered or lost, or one read at or
+ * after the timeout (its request then lost, as expire would have had it), is late; anything
+ * else is foreign. */
+static void take_reply(struct flow *f, size_t len, uint64_t now, uint64_t timeout)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	struct rtt_flow *r = f->rtt;
@@ -118,6 +122,13 @@ static void take_reply(struct flow *f, size_t len, uint64_t now)
 	}
 	s = &r->slots[h.seq & r->mask];
 	if (h.seq < r->lo || s->seq1 != h.seq + 1) {
+		r->late++;
+		return;
+	}
+	if (now - s->t_ns >= timeout) {
+		s->seq1 = 0;
+		r->outstanding--;
+		r->lost++;
 		r->late++;
 		return;
 	}
@@ -211,7 +222,7 @@ void rtt_run(struct flow *f)
 					sending = 0;
 				break;
 			}
-			take_reply(f, (size_t)len, sys_mono_ns());
+			take_reply(f, (size_t)len, sys_mono_ns(), timeout);
 		}
 		now = sys_mono_ns();
 		if (f->progress_ns && now >= f->progress_ns)

@@ -5,7 +5,8 @@
 # a lost reply costs its timeout, not the run. Against a suck without --echo nothing comes
 # back and the run still ends on time. --echo refused where a variant cannot reply; strict
 # options. The clock offset: suck's own clock (0 on one host) and an echoer's clock set ahead,
-# each found within the error blast states (half its fastest round trip).
+# each found within the error blast states (half its fastest round trip). No round trip above
+# --rtt-timeout, even for replies blast reads long after it (blast stopped meanwhile).
 . tests/lib.sh
 
 # within V LO HI: LO <= V <= HI, decimals
@@ -72,6 +73,31 @@ check "$n: sent == transactions + lost ($(brief "$B"))" \
 	test "$(field "$B" sent)" = $(($(field "$B" transactions) + $(field "$B" rtt_lost)))
 check "$n: suck's valid is blast's sent" test "$(field "$TMP/$n.out" valid)" = "$(field "$B" sent)"
 check "$n: some transactions" test "$(field "$B" transactions)" -gt 100
+
+# No round trip above the timeout: a reply read after its request's timeout, even in the
+# wakeup that would have expired it, is late and its request lost, never a round trip. blast is
+# stopped (SIGSTOP) for 200 ms three times while its requests in flight (up to 16) are answered:
+# when it goes on, their replies wait in its socket, long after the 50 ms timeout.
+n=timeout-max
+start_suck "$n" -m mmsg --echo -R 4M -i 0.05 -o tsv -t 60 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" --rtt --outstanding 16 --rtt-timeout 50ms -t 1.5 -o tsv >"$TMP/$n.b" 2>/dev/null &
+BPID=$!
+PIDS="$PIDS $BPID"
+wait_received "$n"
+for _ in 1 2 3; do
+	kill -STOP "$BPID"
+	sleep 0.2
+	kill -CONT "$BPID"
+	sleep 0.1
+done
+check "$n: blast ends" wait_pid "$BPID" 20
+wait_pid "$SUCK_PID" 20
+B=$TMP/$n.b
+check "$n: rtt_max_us $(field "$B" rtt_max_us) <= 50000, the timeout ($(brief "$B"))" within "$(field "$B" rtt_max_us)" 0 50000
+check "$n: sent == transactions + lost ($(brief "$B"))" \
+	test "$(field "$B" sent)" = $(($(field "$B" transactions) + $(field "$B" rtt_lost)))
+check "$n: some transactions, some requests lost in the stops ($(brief "$B"))" \
+	test "$(field "$B" transactions)" -gt 0 -a "$(field "$B" rtt_lost)" -gt 0
 
 # bin/echoer: 1 in 10 never answered, 1 in 10 answered twice, 1 in 10 too long.
 for addr in 127.0.0.1 ::1; do
