@@ -202,6 +202,7 @@ void zc_drain(struct flow *f);
  * loop instead of flow_run (the fins included), rtt_sum adds the flows' round trips up. */
 struct rtt_total {
 	uint64_t transactions, lost, late, foreign;
+	uint64_t short_;        /* of lost: ended by a reply shorter than asked */
 	struct hist rtt;        /* round trips, ns */
 	uint64_t stamped;       /* replies with suck's time */
 	uint64_t best_rtt;      /* the fastest of those, ns */
