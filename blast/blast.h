@@ -203,6 +203,7 @@ void zc_say(const struct flow_total *t, const struct blast_cfg *cfg);
  * loop instead of flow_run (the fins included), rtt_sum adds the flows' round trips up. */
 struct rtt_total {
 	uint64_t transactions, lost, late, foreign;
+	uint64_t short_;        /* of lost: ended by a reply shorter than asked */
 	struct hist rtt;        /* round trips, ns */
 	uint64_t stamped;       /* replies with suck's time */
 	uint64_t best_rtt;      /* the fastest of those, ns */

@@ -76,7 +76,8 @@ static void usage(FILE *out)
 "                       --rtt: a request unanswered this long is lost, 1ms..60s (1s)\n"
 "      --reply-size BYTES\n"
 "                       --rtt: the size of the reply asked for, 32..65507 (IPv4) or\n"
-"                       ..65527 (IPv6) (as -s)\n"
+"                       ..65527 (IPv6) (as -s); larger than -s needs suck --echo-max\n"
+"                       BYTES, else replies come back cut to -s (rtt_short)\n"
 "      --mc-if IFNAME   a group's outgoing interface (the route's)\n"
 "      --mc-loop        a group's datagrams also to receivers on this host (off)\n"
 "      --tos N          TOS byte (IPv4) or traffic class (IPv6) of every datagram, 0..255\n"
@@ -354,13 +355,14 @@ static void add_rtt_opts(struct report *r)
 		report_none(r, "rtt_timeout_s");
 }
 
-/* --rtt's figures: transactions answered, lost, late and foreign replies, transactions per
- * second over the flows' window, and the round trips' percentiles; '-' without --rtt. */
+/* --rtt's figures: transactions answered, lost, late, foreign and short replies, transactions
+ * per second over the flows' window, and the round trips' percentiles; '-' without --rtt. */
 static void add_rtt(struct report *r, const struct flow *fs, double dur)
 {
-	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_late", "rtt_foreign", "tps",
-					    "rtt_p50_us", "rtt_p90_us", "rtt_p99_us", "rtt_p999_us",
-					    "rtt_max_us", "rtt_mean_us", "clock_offset_us", "clock_offset_err_us" };
+	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_late", "rtt_foreign",
+					    "rtt_short", "tps", "rtt_p50_us", "rtt_p90_us", "rtt_p99_us",
+					    "rtt_p999_us", "rtt_max_us", "rtt_mean_us", "clock_offset_us",
+					    "clock_offset_err_us" };
 	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
 	static struct rtt_total t;
 
@@ -375,12 +377,13 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 	report_u64(r, "rtt_lost", t.lost);
 	report_u64(r, "rtt_late", t.late);
 	report_u64(r, "rtt_foreign", t.foreign);
+	report_u64(r, "rtt_short", t.short_);
 	report_f(r, "tps", dur > 0 ? (double)t.transactions / dur : 0, 0);
 	for (unsigned i = 0; i < 4; i++)
 		if (t.rtt.n)
-			report_f(r, keys[5 + i], (double)hist_quantile(&t.rtt, qs[i]) / 1e3, 2);
+			report_f(r, keys[6 + i], (double)hist_quantile(&t.rtt, qs[i]) / 1e3, 2);
 		else
-			report_none(r, keys[5 + i]);
+			report_none(r, keys[6 + i]);
 	if (t.rtt.n) {
 		report_f(r, "rtt_max_us", (double)t.rtt.max_ns / 1e3, 2);
 		report_f(r, "rtt_mean_us", hist_mean(&t.rtt) / 1e3, 2);
@@ -396,6 +399,20 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 		report_none(r, "clock_offset_us");
 		report_none(r, "clock_offset_err_us");
 	}
+}
+
+/* --rtt: replies cut short say what suck needs for the size asked. */
+static void rtt_warn(const struct flow *fs)
+{
+	static struct rtt_total t;
+	unsigned want = cfg.reply_size ? cfg.reply_size : cfg.size;
+
+	rtt_sum(fs, cfg.flows, &t);
+	if (t.short_)
+		fprintf(stderr, "blast: warning: %llu replies were shorter than the %u bytes asked for "
+			"(rtt_short; their requests counted in rtt_lost): suck --echo sends no reply larger "
+			"than its request (%u bytes) unless started with --echo-max %u or more\n",
+			(unsigned long long)t.short_, want, cfg.size, want);
 }
 
 /* --zerocopy's counts (blast.h says each), '-' without it. */
@@ -596,6 +613,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blast: no datagram could be sent\n");
 		rc = 1;
 	}
+	if (cfg.rtt)
+		rtt_warn(fs);
 	report_init(&r);
 	add_report(&r, fs, &c0, &c1);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {

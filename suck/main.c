@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "echo.h"
 #include "mark.h"
 #include "mcast.h"
 #include "net.h"
@@ -44,6 +45,7 @@ static struct suck_cfg cfg = {
 	.workers = 1,
 	.queue = 8,
 	.cpu = -1,
+	.echo_budget = SUCK_ECHO_BUDGET,
 };
 
 static void usage(FILE *out)
@@ -93,7 +95,13 @@ static void usage(FILE *out)
 "      --source ADDR    --join: from this source only (source-specific multicast)\n"
 "      --mc-if IFNAME   --join: the interface to join on (the route's)\n"
 "      --echo           send every valid datagram back to its source after the work, for\n"
-"                       blast --rtt (copy, buffer, mmsg; off)\n"
+"                       blast --rtt (copy, buffer, mmsg; off); a reply is never larger\n"
+"                       than its request unless --echo-max allows it\n"
+"      --echo-max BYTES  --echo: a reply may be as large as a request asks, up to BYTES,\n"
+"                       0..%d (0: no larger than the request)\n"
+"      --echo-budget BYTES  --echo: bytes a second that replies to one source address may\n"
+"                       carry beyond their requests; a reply over it is not sent, 1..16G\n"
+"                       (64M)\n"
 "      --jitter         RFC 3550 interarrival jitter of every flow, and the percentiles of\n"
 "                       the delay variation |D|, from the kernel's receive stamps (off)\n"
 "      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
@@ -125,7 +133,7 @@ static void usage(FILE *out)
 "Stops on a fin from every flow, SIGINT/SIGTERM, -t or --idle; the report is always printed\n"
 "(--serve: each run's as it ends; -t and --idle count from the start of serving).\n",
 		SUCK_MAX_BATCH, SUCK_MAX_BUFSIZE, SUCK_MAX_BUFSIZE, SUCK_MAX_RUNS, SUCK_MAX_SENDERS, SUCK_MAX_THREADS,
-		SUCK_MAX_RETAIN, SUCK_MAX_RUN_IDS,
+		SUCK_MAX_RETAIN, SUCK_MAX_RUN_IDS, WIRE_MAX_REPLY,
 		SUCK_MAX_WORKERS, SUCK_MAX_QUEUE, SUCK_MAX_BUSY_POLL, SUCK_MAX_BUSY_BUDGET);
 }
 
@@ -178,8 +186,8 @@ static void parse(int argc, char **argv)
 	enum { O_IDLE = 256, O_RETAIN, O_CPU, O_RUNID, O_LATENCY, O_SPIN, O_KEYFILE, O_CHECK, O_RXDEV,
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
 	       O_XDPDEV, O_XDPZC,
-	       O_MARKS, O_JITTER, O_ECHO, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE, O_RUNS, O_RUN_TIMEOUT, O_SENDERS,
-	       O_ONE };
+	       O_MARKS, O_JITTER, O_ECHO, O_ECHO_MAX, O_ECHO_BUDGET, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE,
+	       O_RUNS, O_RUN_TIMEOUT, O_SENDERS, O_ONE };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
@@ -199,6 +207,8 @@ static void parse(int argc, char **argv)
 		{ "xdp-dev", required_argument, 0, O_XDPDEV }, { "xdp-zc", no_argument, 0, O_XDPZC },
 		{ "marks", no_argument, 0, O_MARKS },
 		{ "jitter", no_argument, 0, O_JITTER }, { "echo", no_argument, 0, O_ECHO },
+		{ "echo-max", required_argument, 0, O_ECHO_MAX },
+		{ "echo-budget", required_argument, 0, O_ECHO_BUDGET },
 		{ "join", required_argument, 0, O_JOIN }, { "source", required_argument, 0, O_SOURCE },
 		{ "mc-if", required_argument, 0, O_MC_IF },
 		{ "serve", no_argument, 0, O_SERVE }, { "runs", required_argument, 0, O_RUNS },
@@ -211,7 +221,7 @@ static void parse(int argc, char **argv)
 	};
 	const char *names[sizeof variants / sizeof variants[0]]; /* as many, NULL-terminated too */
 	int c, batch_set = 0, retain_set = 0, pool_set = 0, addr_set = 0;
-	const char *err, *key_file = NULL;
+	const char *err, *key_file = NULL, *echo_only = NULL; /* an option of --echo's, for its message */
 
 	for (int i = 0; variants[i]; i++)
 		names[i] = variants[i]->name, names[i + 1] = NULL;
@@ -248,6 +258,14 @@ static void parse(int argc, char **argv)
 		case O_MARKS: cfg.marks = 1; break;
 		case O_JITTER: cfg.jitter = 1; break;
 		case O_ECHO: cfg.echo = 1; break;
+		case O_ECHO_MAX:
+			cfg.echo_max = (unsigned)opt_u64("--echo-max", optarg, OPT_BYTES, 0, WIRE_MAX_REPLY);
+			echo_only = "--echo-max";
+			break;
+		case O_ECHO_BUDGET:
+			cfg.echo_budget = opt_u64("--echo-budget", optarg, OPT_BYTES, 1, SUCK_MAX_ECHO_BUDGET);
+			echo_only = "--echo-budget";
+			break;
 		case O_JOIN: cfg.join = optarg; break;
 		case O_SERVE: cfg.serve = 1; break;
 		case O_RUNS: cfg.runs = opt_u64("--runs", optarg, OPT_COUNT, 1, SUCK_MAX_RUNS); break;
@@ -336,6 +354,8 @@ static void parse(int argc, char **argv)
 		opt_die("%s applies to -m xdp only", cfg.xdp_dev ? "--xdp-dev" : "--xdp-zc");
 	if (cfg.echo && !cfg.variant->echoes)
 		opt_die("--echo applies to -m%s; %s cannot reply", names_where(WHERE_ECHO), cfg.variant->name);
+	if (echo_only && !cfg.echo)
+		opt_die("%s applies to --echo", echo_only);
 	if ((cfg.runs || cfg.run_timeout_s > 0) && !cfg.serve)
 		opt_die("%s applies to --serve", cfg.runs ? "--runs" : "--run-timeout");
 	/* Every run of a server has its own id (blast's random one): a fixed one would make a
@@ -410,6 +430,19 @@ static void parse(int argc, char **argv)
 	if (cfg.join && cfg.to.ss.ss_family != cfg.group.ss.ss_family)
 		opt_die("-a '%s' with --join '%s': bind an address of the group's family (or leave -a out: "
 			"the group)", cfg.addr, cfg.join);
+	/* A source address is whatever a datagram says: on a wildcard, any host that reaches the
+	 * port can aim the replies at a third (echo.h says what bounds them). */
+	if (cfg.echo && net_is_any(&cfg.to)) {
+		if (cfg.echo_max)
+			fprintf(stderr, "suck: warning: --echo on %s: any host that can reach the port gets replies, "
+				"sent to whatever source its datagrams name, no larger than its requests or %u bytes, "
+				"under a budget per source of %llu bytes a second beyond its requests (--echo-budget)\n",
+				cfg.addr, cfg.echo_max, (unsigned long long)cfg.echo_budget);
+		else
+			fprintf(stderr, "suck: warning: --echo on %s: any host that can reach the port gets replies, "
+				"sent to whatever source its datagrams name, no larger than its requests (larger only "
+				"with --echo-max, under a budget per source)\n", cfg.addr);
+	}
 	/* Every check on the options is above: --check (main) relies on it. */
 }
 
@@ -598,6 +631,8 @@ static int check(void)
 	mech = rx->mech;
 	cfg.variant->teardown(rx);
 	rx_free(rx);
+	echo_budget_free(sh.echo_budget);
+	sh.echo_budget = NULL;
 	close(fd);
 	if (st)
 		return st;
@@ -629,6 +664,7 @@ static int check(void)
 	report_u64(&r, "marks", (uint64_t)cfg.marks);
 	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
 	report_u64(&r, "echo", (uint64_t)cfg.echo);
+	total_echo(&r, &cfg);
 	report_u64(&r, "serve", (uint64_t)cfg.serve);
 	report_u64(&r, "runs", cfg.runs);
 	report_f(&r, "run_timeout_s", cfg.run_timeout_s, 3);
@@ -942,6 +978,8 @@ static void close_all(void)
 		carry_free(carries[i]);
 		carries[i] = NULL;
 	}
+	echo_budget_free(sh.echo_budget);
+	sh.echo_budget = NULL;
 }
 
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,

@@ -55,9 +55,12 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 			return -1;
 		}
 	}
-	/* --echo: as many replies queued as one receive call can take */
+	/* --echo: as many replies queued as one receive call can take; one budget for every
+	 * thread, made before any thread runs (the threads' states are set up one by one) */
+	if (cfg->echo && !sh->echo_budget && !(sh->echo_budget = echo_budget_new(cfg->echo_budget)))
+		return -1;
 	if (cfg->echo && !(rx->echo = echo_new(cfg->variant && cfg->variant->batch ? cfg->batch : 1,
-					      cfg->to.ss.ss_family)))
+					      cfg->to.ss.ss_family, cfg->echo_max, sh->echo_budget)))
 		return -1;
 	rx->ctl = cfg->latency || cfg->marks || cfg->jitter;
 	rx->extra = cfg->latency || cfg->marks || cfg->jitter || cfg->echo;

@@ -96,6 +96,8 @@ struct rx_shared {
 	_Atomic uint32_t mark_first; /* --marks: the first valid datagram's marking | RX_MARK_SEEN */
 	_Atomic uint64_t jit_sum;  /* --jitter -i: every thread's flows' J (ns), at its last check */
 	_Atomic unsigned jit_flows; /* ... and how many flows that is */
+	struct echo_budget *echo_budget; /* --echo: the replies' budget per source (echo.h), every
+				      thread's, made by the first rx_init, kept from run to run */
 	/* --serve (serve.c): kept from run to run by rx_serve_next, the rest is reset */
 	uint64_t serve_ns;         /* CLOCK_MONOTONIC when serving began: -t counts from it */
 	_Atomic uint64_t lock_ns;  /* when the run locked, for --run-timeout; 0 before */

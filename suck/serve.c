@@ -2,7 +2,8 @@
  * a run without --serve is run, on the same sockets, and calls rx_serve_next between them, when
  * no thread is running. The run ids of the last RX_DONE_IDS runs are kept, so that a late
  * datagram or a repeated fin of a run already reported is counted as other_run of the next run
- * instead of locking it; everything else the threads share starts again from zero. */
+ * instead of locking it, and so is --echo's budget per source, so that ending runs quickly
+ * refills no bucket; everything else the threads share starts again from zero. */
 #include "rx.h"
 
 #include <string.h>
@@ -25,6 +26,7 @@ void rx_serve_next(struct rx_shared *sh)
 	/* A fin sent no later than the newest this run believed is of this run or an earlier
 	 * one: stale from now on, however many runs later it is played again. */
 	uint64_t fresh_ns = sh->fin_ns >= sh->fresh_ns ? sh->fin_ns + 1 : sh->fresh_ns;
+	struct echo_budget *budget = sh->echo_budget; /* a new run is no new budget for a source */
 	uint32_t ids[RX_DONE_IDS];
 	unsigned ndone = sh->ndone;
 
@@ -36,6 +38,7 @@ void rx_serve_next(struct rx_shared *sh)
 	sh->start_real_ns = start_real_ns;
 	sh->fresh_ns = fresh_ns;
 	sh->serve_ns = serve_ns;
+	sh->echo_budget = budget;
 	memcpy(sh->done_ids, ids, sizeof ids);
 	sh->ndone = ndone;
 	/* --idle counts from the end of the run before, as from the start of serving */

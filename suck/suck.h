@@ -24,6 +24,14 @@
 #define SUCK_MAX_RUN_IDS 64     /* --run-id A,B,...: the runs --serve or --senders expect */
 #define SUCK_MAX_LANES   256    /* --senders x -j: trackers (4 MiB of address space each) */
 #define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
+/* --echo-budget: bytes a second that replies to one source address may carry beyond their
+ * requests (echo.h). No budget limits a run without --echo-max, whose replies carry nothing
+ * beyond; the default lets one with it make 21,000 round trips a second of 64-byte requests and
+ * 3264-byte replies (blast --rtt --outstanding 1 on loopback makes 20,000 a second), and gives a
+ * spoofed victim at most 537 Mbit/s more than was sent in its name. At most 16 GiB: the buckets
+ * count nano-bytes in 64 bits. */
+#define SUCK_ECHO_BUDGET (64ull << 20)
+#define SUCK_MAX_ECHO_BUDGET (16ull << 30)
 #define SUCK_MAX_RCVBUF  (1 << 30)
 _Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 in a byte");
 
@@ -64,6 +72,8 @@ struct suck_cfg {
 	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
 	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
 	int echo;              /* --echo: every valid datagram back to its source (blast --rtt) */
+	unsigned echo_max;     /* --echo-max: a reply may be this large when its request is smaller */
+	uint64_t echo_budget;  /* --echo-budget: bytes a second per source beyond the requests' */
 	const char *join;      /* --join: the multicast group joined, NULL = none */
 	const char *source;    /* --source: ... from this source only (source-specific) */
 	struct net_addr group, from;

@@ -49,6 +49,8 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		if (r->echo) {
 			t->echoed += r->echo->sent;
 			t->echo_errors += r->echo->errors;
+			t->echo_clipped += r->echo->clipped;
+			t->echo_limited += r->echo->limited;
 		}
 		if (r->jit) {
 			t->jitter = 1;
@@ -342,12 +344,28 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	add_jitter(r, t);
 	add_loss_runs(r, &t->seq.runs);
 	report_u64(r, "echo", (uint64_t)cfg->echo);
+	total_echo(r, cfg);
 	if (cfg->echo) {
 		report_u64(r, "echoed", t->echoed);
 		report_u64(r, "echo_errors", t->echo_errors);
+		report_u64(r, "echo_clipped", t->echo_clipped);
+		report_u64(r, "echo_limited", t->echo_limited);
 	} else {
 		report_none(r, "echoed");
 		report_none(r, "echo_errors");
+		report_none(r, "echo_clipped");
+		report_none(r, "echo_limited");
 	}
 	total_mcast(r, cfg);
+}
+
+void total_echo(struct report *r, const struct suck_cfg *cfg)
+{
+	if (cfg->echo) {
+		report_u64(r, "echo_max", cfg->echo_max);
+		report_u64(r, "echo_budget", cfg->echo_budget);
+	} else {
+		report_none(r, "echo_max");
+		report_none(r, "echo_budget");
+	}
 }

@@ -36,6 +36,7 @@ struct total {
 	struct work work;            /* merged, for the digest */
 	uint64_t marks_changed;      /* --marks: valid datagrams marked unlike the first */
 	uint64_t echoed, echo_errors; /* --echo: replies sent; refused by the kernel */
+	uint64_t echo_clipped, echo_limited; /* --echo: cut to the allowance; over the budget, unsent */
 	uint32_t mark_first;         /* --marks: the first's marking, RX_MARK_SEEN when there was one */
 	int jitter;                  /* --jitter: jit holds the flows' J and the |D| histogram */
 	struct jitter jit;
@@ -69,6 +70,8 @@ void total_settings(struct report *r, const struct suck_cfg *cfg);
  * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env);
+/* --echo's settings (echo_max, echo_budget; '-' without), for the report and --check. */
+void total_echo(struct report *r, const struct suck_cfg *cfg);
 /* --join's keys (group, source, mc_if; '-' without), for the report and --check. */
 void total_mcast(struct report *r, const struct suck_cfg *cfg);
 
