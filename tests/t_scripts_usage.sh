@@ -124,6 +124,38 @@ bad reproduce "-r: no number of runs given" lua-2014 -t 0.2 $O -r ''
 bad reproduce "'': no such experiment" '' -t 0.2 -r 1 $O
 bad reproduce "'': no such experiment" -t 0.2 -r 1 $O ''
 
+# An output path the scripts cannot keep (a tab or a newline splits env.txt's lines, the lists of
+# reports and the tables' fields; a backslash is an escape to echo and awk -v): refused before the
+# first run, in every command that writes one (lib/result.sh out_path). A tab once ran every run
+# and then failed, exit 1, "runs: no report in".
+TAB=$(printf '\t')
+NL='
+'
+bad suite "-o '$TMP/out/a?b': a tab in the path" $S -m buffer -o "$TMP/out/a${TAB}b"
+bad suite "-o '$TMP/out/a?b': a newline in the path" $S -m buffer -o "$TMP/out/a${NL}b"
+bad suite "-o '$TMP/out/a\\b': a backslash in the path" $S -m buffer -o "$TMP/out/a\\b"
+bad ndr "-o '$TMP/out/n?d': a tab in the path" -t 0.2 -P -m buffer -o "$TMP/out/n${TAB}d"
+bad sweep "-o '$TMP/out/s?w': a newline in the path" rate -t 0.2 -P -m buffer --steps 2 -o "$TMP/out/s${NL}w"
+bad sweep "-o '$TMP/out/s?w': a tab in the path" size -t 0.2 -P -m buffer --sizes 64 -o "$TMP/out/s${TAB}w"
+bad reproduce "-o '$TMP/out/l?r': a tab in the path" lua-2014 -t 0.2 -r 1 -o "$TMP/out/l${TAB}r"
+bad perf "-o '$TMP/out/p?f.txt': a tab in the path" -r 1 -t 0.2 -o "$TMP/out/p${TAB}f.txt"
+bad profile "-o '$TMP/out/p?f.txt': a newline in the path" -t 0.5 -o "$TMP/out/p${NL}f.txt"
+# The real path counts: -o through a symbolic link to a directory whose name has a tab.
+mkdir "$TMP/t${TAB}d"
+ln -s "$TMP/t${TAB}d" "$TMP/lnk"
+bad suite "-o '$TMP/t?d/r': a tab in the path" $S -m buffer -o "$TMP/lnk/r"
+check "-o through a link to a tab: nothing written there" test -z "$(ls -A "$TMP/t${TAB}d")"
+# A leading '-' is a name, not an option to dirname or mkdir: the result is written.
+mkdir "$TMP/cwd"
+ABS_BIN=$(cd "$BIN" && pwd)
+(cd "$TMP/cwd" && BIN=$ABS_BIN sh "$OLDPWD/scripts/suite" -t 0.2 -r 1 -W 0 -P -m buffer -o -r >/dev/null 2>"$TMP/dash.err")
+check "-o -r: the result written (status $?: $(head -n 1 "$TMP/dash.err"))" test -s "$TMP/cwd/-r/runs.tsv"
+W_SUCK=$SUCK_CMD W_BLAST=$BLAST_CMD
+unset SUCK_CMD BLAST_CMD
+bad reproduce "-o '$TMP/out/a?l': a tab in the path" all -t 0.2 -r 1 -o "$TMP/out/a${TAB}l"
+export SUCK_CMD="$W_SUCK" BLAST_CMD="$W_BLAST"
+rm -rf "$TMP/out" # where a path not refused wrote: the checks below start from nothing
+
 # compare and plot on two made-up results
 for d in a b; do
 	mkdir -p "$TMP/$d"

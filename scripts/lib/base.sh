@@ -18,8 +18,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCRIPTS=$ROOT/scripts # the commands
 LIB=$SCRIPTS/lib      # what they source and run: this file, the other .sh, the .awk programs
 
-die() { echo "$PROG: $*" >&2; exit 1; }
-usage_error() { echo "$PROG: $*" >&2; usage >&2; exit 2; }
+# printf, not echo: dash's echo reads a backslash in a message (a path, a value given) as an escape.
+die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
+usage_error() { printf '%s: %s\n' "$PROG" "$*" >&2; usage >&2; exit 2; }
 
 # opt_next SHORT LONG ARGS...: the option at the front of ARGS. Every command reads its options
 # with this one loop, in the shape of getopts but with long options too:

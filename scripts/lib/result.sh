@@ -87,25 +87,58 @@ result_remove() {
 	rmdir "$1" 2>/dev/null
 }
 
+# out_path OPT PATH: PATH, where OPT writes, is a path the scripts can write and keep; else bad
+# usage (exit 2), before anything runs. They cannot keep a tab or a newline in one: env.txt, the
+# lists of a run's reports and the tables are lines of tab-separated fields, so the runs would all
+# go and then no report be found in its list; nor another control character (printed raw in
+# messages and tables) or a backslash (echo and awk -v read it as an escape: env.txt would record
+# another path). Sets OUT_PATH to PATH, "./" before a leading "-" (which dirname, mkdir and the
+# other tools would take for an option).
+out_path() {
+	case $2 in
+	*"$(printf '\t')"*) op_what='a tab' ;;
+	*'
+'*) op_what='a newline' ;;
+	*[[:cntrl:]]*) op_what='a control character' ;;
+	*\\*) op_what='a backslash' ;;
+	-*) OUT_PATH=./$2 && return 0 ;;
+	*) OUT_PATH=$2 && return 0 ;;
+	esac
+	usage_error "$1 '$(printf '%s' "$2" | tr '[:cntrl:]' '?')': $op_what in the path, which the scripts cannot keep: they write paths into line-based, tab-separated records (env.txt, the lists of reports, the tables) and print them with echo, where it would split a line or a field or be read as an escape; accepted: a path without tabs, newlines, other control characters or backslashes"
+}
+
 # result_check: OUT, from -o, can take a result: it does not exist (its parent is made now), is
-# an empty directory, or an earlier result of these scripts (OLD=1). Anything else cannot work
-# and is bad usage, before the first run.
+# an empty directory, or an earlier result of these scripts (OLD=1); its path, and its real path,
+# pass out_path. Anything else cannot work and is bad usage, before the first run. Without -o,
+# the default directory's path is checked (results/runs of this tree).
 result_check() {
 	OLD=0
-	[ -n "$OUT" ] || return 0
-	if [ -L "$OUT" ] && [ ! -d "$OUT" ]; then usage_error "-o '$OUT': a symbolic link to no directory"; fi
-	if [ -e "$OUT" ] && [ ! -d "$OUT" ]; then
-		usage_error "-o '$OUT': exists and is not a directory; accepted: a new directory, an empty one or an earlier result"
+	if [ -z "$OUT" ]; then
+		out_path "the default result directory" "$ROOT/results/runs"
+		return 0
 	fi
+	out_path -o "$OUT"
+	OUT=$OUT_PATH
+	if [ -L "$OUT" ] && [ ! -d "$OUT" ]; then usage_error "-o '$OUT': a symbolic link to no directory"; fi
 	# The real path: a symbolic link's directory is the one replaced, ".." and "." are names.
 	if [ -d "$OUT" ]; then
 		OUT=$(cd -P "$OUT" && pwd)
-	else
+	elif [ ! -e "$OUT" ]; then
 		mkdir -p "$(dirname "$OUT")" 2>/dev/null || usage_error "-o '$OUT': cannot make $(dirname "$OUT")"
 		OUT=$(cd -P "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
 		OUT=/${OUT#"${OUT%%[!/]*}"}
 	fi
+	out_path -o "$OUT"
 	[ "$OUT" != / ] || usage_error "-o '/': accepted: a directory for the result"
+	result_state
+}
+# result_state: what OUT holds now: a new directory, an empty one or an earlier result (OLD=1);
+# else bad usage.
+result_state() {
+	OLD=0
+	if [ -e "$OUT" ] && [ ! -d "$OUT" ]; then
+		usage_error "-o '$OUT': exists and is not a directory; accepted: a new directory, an empty one or an earlier result"
+	fi
 	if [ -d "$OUT" ] && [ -n "$(ls -A "$OUT" 2>&1)" ]; then
 		result_is "$OUT" || usage_error "-o '$OUT': not empty and no result of these scripts (no env.txt of one): refusing to write over what it holds; accepted: a new directory, an empty one or an earlier result"
 		[ ! -e "$OUT/raw" ] || [ -d "$OUT/raw" ] || usage_error "-o '$OUT': its raw is not a directory"
