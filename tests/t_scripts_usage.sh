@@ -169,6 +169,47 @@ check "compare -f of a column: exit 0" test $? -eq 0
 check "compare -f of a column: its row" test "$(cut -f 2 "$TMP/cmp.tsv" | sed -n 2p)" = suck_received
 bad plot "unknown option '-x'" -x "$TMP/a"
 bad plot "one result directory expected" "$TMP/a" "$TMP/b"
+# A directory to read that is missing, no directory or no result: bad usage naming it, exit 2, in
+# compare, plot and index alike (compare and plot once exited 1 where index exited 2).
+mkdir -p "$TMP/noresult"
+for c in compare plot index; do
+	a=
+	[ "$c" != compare ] || a=$TMP/a # compare's first directory, a good one
+	# shellcheck disable=SC2086 # a: one word or none
+	bad "$c" "'$TMP/none': no such directory" $a "$TMP/none"
+	# shellcheck disable=SC2086
+	bad "$c" "'$TMP/file': not a directory" $a "$TMP/file"
+	# shellcheck disable=SC2086
+	bad "$c" "$TMP/noresult" $a "$TMP/noresult"
+	check "$c $TMP/noresult: not a result directory" grep -q 'not a result directory' "$TMP/bad.err"
+done
+bad compare "'$TMP/none': no such directory" "$TMP/none" "$TMP/a"
+# One that cannot be read, as a user who may not (root reads every directory).
+if [ "$(id -u)" -ne 0 ]; then
+	AS=
+elif setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else
+	AS=none
+fi
+if [ "$AS" = none ]; then
+	skip "no setpriv: a directory that cannot be read not checked"
+else
+	chmod 711 "$TMP"
+	mkdir "$TMP/locked"
+	cp "$TMP/a/runs.tsv" "$TMP/locked/"
+	chmod 0 "$TMP/locked"
+	for c in compare plot index; do
+		a=
+		[ "$c" != compare ] || a=$TMP/a
+		st=0
+		# shellcheck disable=SC2086 # AS: the words of setpriv, or none
+		$AS sh "scripts/$c" $a "$TMP/locked" >/dev/null 2>"$TMP/locked.err" || st=$?
+		check "$c of a directory that cannot be read: exit 2 (got $st: $(head -n 1 "$TMP/locked.err"))" test "$st" -eq 2
+		check "$c of a directory that cannot be read: says so" grep -qF "'$TMP/locked': cannot be read" "$TMP/locked.err"
+	done
+	chmod 700 "$TMP/locked" "$TMP"
+fi
 
 # One option parser in every command (scripts/lib/base.sh opt_next): an unknown option, long or
 # short, gets the same words and exit 2 from each, with the usage on stderr (a long option once

@@ -105,6 +105,14 @@ abspath() {
 	esac
 }
 
+# in_dir DIR: DIR, a directory a command reads (compare, plot, index), is one and can be read;
+# else bad usage naming it (exit 2), as any other bad argument.
+in_dir() {
+	[ -e "$1" ] || [ -L "$1" ] || usage_error "'$1': no such directory"
+	[ -d "$1" ] || usage_error "'$1': not a directory"
+	{ [ -r "$1" ] && [ -x "$1" ]; } || usage_error "'$1': cannot be read (permission denied)"
+}
+
 # twice LIST: the first word of LIST that comes again, on stdout; status 1 when each comes once.
 # A list of variants, sizes or rates names each once: a run's reports are named by them, and a
 # second copy would overwrite the first's and count its runs twice.
