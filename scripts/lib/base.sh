@@ -113,6 +113,18 @@ in_dir() {
 	{ [ -r "$1" ] && [ -x "$1" ]; } || usage_error "'$1': cannot be read (permission denied)"
 }
 
+# pid_alive PID: a process PID is running (a zombie, killed and not yet waited for, is not).
+# What a run leaves when SIGKILL gives its traps no time (its network namespaces, its staging
+# directory) carries its pid in the name: the next run removes it when this says the run is gone.
+pid_alive() {
+	if [ -d /proc/self ]; then
+		pa_state=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 1
+		case $pa_state in '' | Z | X) return 1 ;; esac
+		return 0
+	fi
+	kill -0 "$1" 2>/dev/null
+}
+
 # twice LIST: the first word of LIST that comes again, on stdout; status 1 when each comes once.
 # A list of variants, sizes or rates names each once: a run's reports are named by them, and a
 # second copy would overwrite the first's and count its runs twice.
