@@ -250,7 +250,8 @@ result_reap_runs() {
 			is_uint "$rr_p" && [ -n "$rr_n" ] && [ "$rr_e" != "$STAGE" ] || continue
 			pid_alive "$rr_p" && continue
 			result_reap "$rr_d/$rr_n" "$rr_e" "$rr_p"
-			[ "$rr_d" != "$ROOT/results/runs" ] || rmdir "$rr_d/$rr_n" 2>/dev/null || true
+			# The reserved name, not a staging directory holding a suite's (its own run's).
+			case $rr_d:$rr_n in "$ROOT/results/runs":[!.]*) rmdir "$rr_d/$rr_n" 2>/dev/null || true ;; esac
 		done
 	done
 	set -f
