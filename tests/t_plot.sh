@@ -67,7 +67,11 @@ check "no gnuplot: says how to install it" grep -q 'apt-get install gnuplot-nox'
 check "no gnuplot: no images" test -z "$(find "$TMP/nognu" -name '*.png' -o -name '*.svg' | head -n 1)"
 
 sh scripts/plot "$TMP/nowhere" >/dev/null 2>"$TMP/nowhere.err"
-check "not a result directory: exit 1" test $? -eq 1
+check "no such directory: exit 2, as bad usage" test $? -eq 2
+check "no such directory: says so" grep -qF "'$TMP/nowhere': no such directory" "$TMP/nowhere.err"
+mkdir "$TMP/nowhere"
+sh scripts/plot "$TMP/nowhere" >/dev/null 2>"$TMP/nowhere.err"
+check "not a result directory: exit 2, as bad usage" test $? -eq 2
 check "not a result directory: says so" grep -q 'no .*runs.tsv' "$TMP/nowhere.err"
 
 done_tests
