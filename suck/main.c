@@ -552,8 +552,10 @@ static int setup_rx(struct rx *rx, int fd, unsigned id)
 	if (st && rx->error.call) {
 		/* the variant named the call that failed */
 		warnx("-m %s: %s: %s", v->name, rx->error.call, strerror(rx->error.err));
-		return st == VARIANT_UNSUPPORTED ? 4 : 1;
+		return st == VARIANT_UNSUPPORTED || st == VARIANT_NOT_HERE ? 4 : 1;
 	}
+	if (st == VARIANT_NOT_HERE)
+		return 4;
 	if (st == VARIANT_UNSUPPORTED) {
 		warn("-m %s: this kernel does not offer it", v->name);
 		return 4;
