@@ -8,7 +8,7 @@
 # the i-th variant's blast is index 2(i-1), its suck 2(i-1)+1; columns variant, tool, k, t_s,
 # median, min, max, runs), subtitle, variants (their names, space-separated, in that order).
 nv = words(variants)
-H = 190 + 150 * nv
+H = 210 + 150 * nv
 if (term eq 'svg') {
 	eval sprintf("set terminal svg size 1000,%d dynamic noenhanced font 'sans,12' background '#ffffff'", H)
 } else {
@@ -41,7 +41,7 @@ set linetype 2 lc rgb '#e08a2c' lw 2
 # The panels' places, in pixels turned into fractions of the page: the title and the legend
 # above, the time axis's label below, room for each panel's name between.
 set multiplot layout nv, 1 title "Datagrams per second over the runs (blast and suck -i)\n".subtitle \
-	margins 0.09, 0.97, 60.0 / H, 1 - 105.0 / H spacing 0, 36.0 / H
+	margins 0.09, 0.97, 60.0 / H, 1 - 125.0 / H spacing 0, 36.0 / H
 do for [i = 1:nv] {
 	v = word(variants, i)
 	set title 'suck -m '.v offset 0, -0.6
