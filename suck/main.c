@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -498,6 +500,33 @@ static int busy_poll(int fd)
 	return 1;
 }
 
+/* --source S on this host, whose datagrams to the group the kernel sends from another address
+ * (on lo: 127.0.0.1 has host scope, which a multicast route never picks, so another device's
+ * address goes out): that address, which the source filter keeps out; empty when S is not kept
+ * out or is another host's. */
+static char source_kernel[INET6_ADDRSTRLEN];
+
+/* A source-specific join said before a datagram is awaited: the source the kernel will give
+ * this host's datagrams to the group when it is not --source's, which would otherwise let in
+ * nothing, silently. */
+static void source_said(void)
+{
+	struct net_addr k;
+	const char *call = "";
+
+	if (mcast_source_kept_out(&cfg.group, &cfg.from, cfg.mc_ifindex, &k, &call) != 1 ||
+	    getnameinfo((const struct sockaddr *)&k.ss, k.len, source_kernel, sizeof source_kernel, NULL, 0,
+			NI_NUMERICHOST) != 0) {
+		source_kernel[0] = 0;
+		return;
+	}
+	fprintf(stderr, "suck: warning: --source %s: a sender on this host sends to %s%s%s from %s, the "
+		"address the kernel picks (ip route get %s%s%s), which the source filter keeps out; "
+		"--source %s lets it in\n", cfg.source, cfg.join, cfg.mc_if ? " over " : "",
+		cfg.mc_if ? cfg.mc_if : "", source_kernel, cfg.join, cfg.mc_if ? " oif " : "",
+		cfg.mc_if ? cfg.mc_if : "", source_kernel);
+}
+
 /* A socket with the run's options, bound to a. With -j the port is suck's alone: the first
  * socket binds without SO_REUSEPORT, so a port that anyone holds (any listener, another
  * suck -j, a SO_REUSEPORT group) is refused as in use, and -p 0 gets a port nobody is on. Only
@@ -566,6 +595,8 @@ static int open_socket(const struct net_addr *a, int first)
 		warn("%s %s", call, cfg.join);
 		return -1;
 	}
+	if (cfg.join && cfg.source)
+		source_said();
 	return fd;
 }
 
@@ -585,8 +616,10 @@ static int setup_rx(struct rx *rx, int fd, unsigned id)
 	if (st && rx->error.call) {
 		/* the variant named the call that failed */
 		warnx("-m %s: %s: %s", v->name, rx->error.call, strerror(rx->error.err));
-		return st == VARIANT_UNSUPPORTED ? 4 : 1;
+		return st == VARIANT_UNSUPPORTED || st == VARIANT_NOT_HERE ? 4 : 1;
 	}
+	if (st == VARIANT_NOT_HERE)
+		return 4;
 	if (st == VARIANT_UNSUPPORTED) {
 		warn("-m %s: this kernel does not offer it", v->name);
 		return 4;
@@ -923,6 +956,17 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		      (unsigned long long)tot.seq.bytes_sent, (unsigned long long)tot.bytes);
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
+	/* A source-specific join that let nothing in: the filter is the first suspect. */
+	if (cfg.source && !tot.received && !tot.foreign && !tot.size_word) {
+		if (source_kernel[0])
+			fprintf(stderr, "suck: warning: --source %s: nothing arrived from it; this host's senders "
+				"send to %s from %s, which the filter keeps out (see above)\n", cfg.source,
+				cfg.join, source_kernel);
+		else
+			fprintf(stderr, "suck: warning: --source %s: nothing arrived from it (a source-specific "
+				"join lets in that source's datagrams alone: is it the sender's address as the "
+				"kernel sends it?)\n", cfg.source);
+	}
 
 	report_init(&r);
 	if (cfg.rx_dev && !kw->napi_ok)

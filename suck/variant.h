@@ -24,7 +24,7 @@ struct variant {
 			     datagram a call) before its buffers are reused */
 	int shares;       /* --one-socket applies: its batches go to one_batch (one.c) */
 	int (*setup)(struct rx *rx);   /* 0; -1 with errno; VARIANT_UNSUPPORTED with errno;
-					  VARIANT_USAGE, the message said */
+					  VARIANT_NOT_HERE and VARIANT_USAGE, the message said */
 	void (*run)(struct rx *rx);
 	void (*teardown)(struct rx *rx);
 	/* The kernel's drops for this thread's receive, where they are not the socket's
@@ -33,6 +33,10 @@ struct variant {
 };
 
 #define VARIANT_UNSUPPORTED 4 /* the kernel refuses the mechanism: suck exits 4 */
+/* Not to be had here, and setup said why (lo has no native XDP; a driver without it; no
+ * privilege): suck exits 4 and adds nothing, where VARIANT_UNSUPPORTED's "this kernel does not
+ * offer it" would contradict the reason said. */
+#define VARIANT_NOT_HERE    5
 #define VARIANT_USAGE       2 /* the options do not fit what setup found (said): suck exits 2 */
 
 extern const struct variant variant_copy, variant_buffer, variant_mmsg, variant_gro, variant_uring,
