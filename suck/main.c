@@ -1003,7 +1003,7 @@ static int next_run(void)
 	}
 	for (unsigned i = 0; i < cfg.threads && !rc; i++)
 		if (carries[i])
-			carry_feed(carries[i], &rxs[i]);
+			rx_feed(&rxs[i], carries[i]);
 	return rc;
 }
 

@@ -395,6 +395,21 @@ int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t
 	return 1;
 }
 
+void rx_feed(struct rx *rx, struct carry *c)
+{
+	struct carry *own = rx->carry;
+	const uint8_t *buf;
+	const void *src;
+	size_t at = 0, len;
+
+	_Static_assert(CARRY_SRC_LEN == RX_NAME_LEN, "carry holds a whole source address");
+	rx->carry = NULL; /* what is fed is this run's, never carried again */
+	while ((buf = carry_next(c, &at, &len, &src)))
+		(void)rx_take_as(rx, buf, len, src, 1);
+	carry_clear(c);
+	rx->carry = own;
+}
+
 int rx_claim(struct rx *rx, unsigned flow, const void *src)
 {
 	uint8_t none = 0;

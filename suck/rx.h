@@ -272,6 +272,9 @@ int rx_may_lock(const struct suck_cfg *cfg, const struct rx_shared *sh, const st
 /* A datagram of another run: 1 when it was carried to the next run (carry.h), which happens
  * when its run has found this one stale. Undoes rx_take_as's counts of it. */
 int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t len, const void *src);
+/* The next run's first datagrams, held over a stale run's end (carry.h), taken as rx_take takes
+ * them (the work included), oldest first; c is emptied. */
+void rx_feed(struct rx *rx, struct carry *c);
 int rx_claim(struct rx *rx, unsigned flow, const void *src);
 
 /* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf, which
