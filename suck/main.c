@@ -25,6 +25,7 @@
 #include "suck.h"
 #include "carry.h"
 #include "kernel.h"
+#include "serve.h"
 #include "total.h"
 #include "variant.h"
 #include "version.h"
@@ -983,7 +984,7 @@ static int next_run(void)
 {
 	int rc = 0;
 
-	rx_serve_next(&sh);
+	serve_next(&sh);
 	for (unsigned i = 0; i < cfg.threads && !rc; i++) {
 		int fd = rxs[i].fd;
 		cfg.variant->teardown(&rxs[i]);

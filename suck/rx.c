@@ -356,6 +356,16 @@ int rx_lock(struct rx *rx, const struct wire_hdr *h)
 	return 1;
 }
 
+int rx_finished(const struct rx_shared *sh, uint32_t run_id)
+{
+	unsigned n = sh->ndone < RX_DONE_IDS ? sh->ndone : RX_DONE_IDS;
+
+	for (unsigned i = 0; i < n; i++)
+		if (sh->done_ids[i] == run_id)
+			return 1;
+	return 0;
+}
+
 /* Is the run stale now that h, of another run, arrived? Only a run without a believed fin
  * (one with fins is ending on its own), never a fixed one, and only for a run that may start:
  * a named one, a proven one under a key; with neither, a run quiet for RX_STALE_NS, as a

@@ -96,7 +96,7 @@ struct rx_shared {
 	_Atomic uint32_t mark_first; /* --marks: the first valid datagram's marking | RX_MARK_SEEN */
 	_Atomic uint64_t jit_sum;  /* --jitter -i: every thread's flows' J (ns), at its last check */
 	_Atomic unsigned jit_flows; /* ... and how many flows that is */
-	/* --serve (serve.c): kept from run to run by rx_serve_next, the rest is reset */
+	/* --serve (serve.c): kept from run to run by serve_next, the rest is reset */
 	uint64_t serve_ns;         /* CLOCK_MONOTONIC when serving began: -t counts from it */
 	_Atomic uint64_t lock_ns;  /* when the run locked, for --run-timeout; 0 before */
 	uint32_t done_ids[RX_DONE_IDS]; /* the run ids of the last runs served, a ring */
@@ -383,9 +383,8 @@ static inline int rx_account(struct rx *rx, const uint8_t *buf, size_t len, cons
  * worked on. */
 void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
 
-/* serve.c, --serve: is run_id one of the last RX_DONE_IDS runs served (its stragglers: other_run,
- * never the next run's lock)? And between runs, with no thread running: the run just reported
- * joins them, and everything else shared is reset for the next. */
+/* --serve: is run_id one of the last RX_DONE_IDS runs served (its stragglers: other_run, never
+ * the next run's lock)? serve.c's serve_next keeps the ring between runs. */
 int rx_finished(const struct rx_shared *sh, uint32_t run_id);
 /* Under a run key, may a fin whose tag is right be believed? Not when it was sent before
  * sh->fresh_ns: a fin of an earlier run, played again. */
@@ -393,7 +392,6 @@ static inline int rx_fin_fresh(const struct rx_shared *sh, const struct wire_hdr
 {
 	return h->send_ns >= sh->fresh_ns;
 }
-void rx_serve_next(struct rx_shared *sh);
 
 /* fanin.c, --senders N: up to N runs at once, each locked on its first datagram (or proven fin)
  * into a slot of its own, counted by a lane per thread, a struct rx with the slot's rx_shared,
