@@ -268,8 +268,8 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
 
-	if (rx->fan) {
-		fanin_discard(rx, buf, len, src);
+	if (rx->hooks) {
+		rx->hooks->discard(rx, buf, len, src);
 		return;
 	}
 	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
@@ -556,7 +556,7 @@ static void progress(struct rx *rx, uint64_t now)
 	struct rx_shared *sh = rx->sh;
 	uint64_t every = (uint64_t)(rx->cfg->interval_s * 1e9);
 	struct suck_counts c;
-	uint64_t foreign = rx->fan ? fanin_foreign(rx) : rx->foreign; /* --senders: the runs' too */
+	uint64_t foreign = rx->hooks ? rx->hooks->foreign(rx) : rx->foreign; /* --senders: the runs' too */
 
 	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
 	atomic_fetch_add(&sh->foreign, foreign - rx->progress_foreign);
@@ -575,7 +575,7 @@ static void progress(struct rx *rx, uint64_t now)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
-	c.kernel_drops = rx->cfg->threads == 1 || rx->one ? rx_drops(rx) : -1; /* one socket */
+	c.kernel_drops = rx->cfg->threads == 1 || rx->cfg->one_socket ? rx_drops(rx) : -1; /* one socket */
 	c.fins = atomic_load(&sh->fins);
 	c.jitter_us = -1;
 	if (rx->jit && atomic_load(&sh->jit_flows))
@@ -610,8 +610,8 @@ static void check(struct rx *rx, uint64_t now)
 		stop_all(rx, RX_STOP_RUN_TIMEOUT);
 	else if (atomic_load(&rx->sh->stop))
 		rx->done = (enum rx_stop)atomic_load(&rx->sh->stop);
-	if (rx->fan)
-		fanin_check(rx, now);
+	if (rx->hooks)
+		rx->hooks->check(rx, now);
 	if (rx->drain_ns == 0 && atomic_load(&rx->sh->drain)) {
 		rx->flags |= MSG_DONTWAIT;
 		rx->drain_ns = now;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "blast.h"
+#include "one.h"
 #include "total.h"
 #include "unit.h"
 
