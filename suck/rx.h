@@ -112,7 +112,7 @@ struct rx {
 	int flags;                 /* recv flags: MSG_DONTWAIT while draining */
 	enum rx_stop done;
 
-	uint64_t received, bytes, foreign, truncated, allocs;
+	uint64_t received, bytes, foreign, truncated;
 	struct sizes sizes;        /* received and bytes per size class (sizes.h) */
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
@@ -124,12 +124,8 @@ struct rx {
 	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key, or stale */
 	uint64_t stale_fins;       /* of them: a right tag, but sent before fresh_ns (a replay) */
 	uint64_t untagged_fins;    /* of them: tag 0, as a blast without a key sends its fins */
-	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint64_t calls;            /* receive system calls made, idle and failed ones too */
 	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */
-	uint64_t wakeups;          /* epoll: epoll_wait calls that returned an event */
-	uint64_t unworked;         /* pool: counted, but the work was left undone at a stop */
-	uint64_t queue_hwm;        /* pool: the most batches waiting for a worker at once */
 	int napi_read;             /* the socket's NAPI id was read, at the first datagram */
 	unsigned napi_id;          /* SO_INCOMING_NAPI_ID: 0 = none (loopback), no busy polling */
 	uint32_t run_id, other_id; /* the run; the first other run id seen */
