@@ -188,6 +188,10 @@ static void parse(int argc, char **argv)
 		opt_die("--tos and --dscp both set the TOS byte; give one (--dscp N is --tos N*4)");
 	if ((err = key_load(key_file, &cfg.key)))
 		opt_die("%s", err);
+	/* under a key a request carries the run's proof after its header, as data does in it */
+	if (cfg.rtt && cfg.key.set && cfg.size < WIRE_REQ_PROOF_END)
+		opt_die("--rtt -s %u under a run key: a request carries the run's proof after its "
+			"header, -s %d or more", (unsigned)cfg.size, WIRE_REQ_PROOF_END);
 	if ((err = net_resolve(cfg.host, cfg.port, &cfg.to)))
 		opt_die("-a '%s': %s", cfg.host, err);
 	cfg.group = mcast_is_group(&cfg.to);

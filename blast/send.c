@@ -80,6 +80,8 @@ int flow_setup(struct flow *f)
 			wire_put_hdr(f->bufs + d * cfg->size, &h);
 			if (cfg->rtt)
 				wire_put_reply(f->bufs + d * cfg->size, cfg->reply_size);
+			if (cfg->rtt && h.proof) /* main.c: -s leaves room for it */
+				wire_put_req_proof(f->bufs + d * cfg->size, h.proof);
 		}
 	}
 	return 0;

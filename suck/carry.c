@@ -15,6 +15,8 @@ struct carry {
 
 struct entry {
 	uint64_t len;
+	uint64_t stamp;            /* the kernel's receive stamp, 0 none */
+	uint32_t mark, pad;        /* the marking (--marks) */
 	uint8_t src[CARRY_SRC_LEN];
 };
 
@@ -40,9 +42,9 @@ struct carry *carry_new(size_t n, size_t cap)
 	return c;
 }
 
-int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src)
+int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src, uint64_t stamp, uint32_t mark)
 {
-	struct entry e = { .len = len };
+	struct entry e = { .len = len, .stamp = stamp, .mark = mark };
 
 	if (c->used + entry_bytes(len) > c->size)
 		return -1;
@@ -54,7 +56,8 @@ int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src)
 	return 0;
 }
 
-const uint8_t *carry_next(const struct carry *c, size_t *at, size_t *len, const void **src)
+const uint8_t *carry_next(const struct carry *c, size_t *at, size_t *len, const void **src, uint64_t *stamp,
+			  uint32_t *mark)
 {
 	const struct entry *e;
 
@@ -63,6 +66,8 @@ const uint8_t *carry_next(const struct carry *c, size_t *at, size_t *len, const 
 	e = (const struct entry *)(c->mem + *at); /* every entry starts 8-byte aligned */
 	*len = (size_t)e->len;
 	*src = e->src;
+	*stamp = e->stamp;
+	*mark = e->mark;
 	*at += entry_bytes(*len);
 	return (const uint8_t *)(e + 1);
 }

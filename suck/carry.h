@@ -18,11 +18,14 @@ struct carry;
 
 /* Room for n datagrams of up to cap bytes each; NULL with errno. */
 struct carry *carry_new(size_t n, size_t cap);
-/* Copies one datagram (len bytes in buf, from src, CARRY_SRC_LEN bytes): 0, or -1 when full. */
-int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src);
-/* The datagram held at *at (0: the oldest): its bytes, its length in *len and its source in
- * *src (8-byte aligned, CARRY_SRC_LEN bytes); *at moves on to the next. NULL after the last. */
-const uint8_t *carry_next(const struct carry *c, size_t *at, size_t *len, const void **src);
+/* Copies one datagram (len bytes in buf, from src, CARRY_SRC_LEN bytes) with its receive stamp
+ * and marking: 0, or -1 when full. */
+int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src, uint64_t stamp, uint32_t mark);
+/* The datagram held at *at (0: the oldest): its bytes, its length in *len, its source in *src
+ * (8-byte aligned, CARRY_SRC_LEN bytes, in the carry: valid until it is written again), its
+ * stamp and marking; *at moves on to the next. NULL after the last. */
+const uint8_t *carry_next(const struct carry *c, size_t *at, size_t *len, const void **src, uint64_t *stamp,
+			  uint32_t *mark);
 /* Forgets every datagram held. */
 void carry_clear(struct carry *c);
 /* Datagrams held. */

@@ -795,10 +795,12 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		sh.serve_ns = sys_mono_ns();
 		atomic_store(&sh.last_ns, sh.serve_ns);
 		/* what may arrive of the next run between a stale run's end and every thread's stop:
-		 * a batch and a check's datagrams, twice for the entries' own room */
+		 * a batch and a check's datagrams, twice; a gro message is a buffer of up to 64 KiB
+		 * in datagrams of 32 bytes or more, each an entry with its 56 bytes of bookkeeping */
+		size_t cap = cfg.bufsize < WIRE_FIN_LEN ? WIRE_FIN_LEN : cfg.bufsize;
+		size_t unit = cfg.variant->slot ? (size_t)cfg.variant->slot * 3 : cap;
 		for (unsigned i = 0; i < cfg.threads; i++)
-			if (!(carries[i] = carry_new(2 * ((size_t)cfg.batch + RX_FLUSH), cfg.bufsize < WIRE_FIN_LEN ?
-						     WIRE_FIN_LEN : cfg.bufsize))) {
+			if (!(carries[i] = carry_new(2 * ((size_t)cfg.batch + RX_FLUSH), unit))) {
 				warn("mmap for the next run's first datagrams");
 				return 1;
 			}
@@ -929,13 +931,15 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	}
 	if (fan)
 		fanin_sizes(&tot, runs, nruns);
+	if (!tot.other_run) /* a datagram of another run that was carried to the next, or none */
+		other_id = 0;
 	if (other_id && fan)
 		fprintf(stderr, "suck: warning: datagrams of a run beyond --senders %u arrived (run id %08x); "
 			"they are counted as foreign (other_run)\n", cfg.senders, other_id);
 	else if (other_id)
 		fprintf(stderr, "suck: warning: datagrams of another run arrived (run id %08x%s); they are "
 			"counted as foreign (other_run)%s\n", other_id, cfg.run_id ? "" : ", after the first",
-			cfg.run_id ? "" : ": give suck and blast the same --run-id");
+			cfg.run_id || cfg.nrun_ids || cfg.key.set ? "" : ": give suck and blast the same --run-id");
 	if (tot.latency && tot.lat.negative)
 		warnx("warning: %llu datagrams carried a send time later than they were received: blast's "
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
@@ -1100,9 +1104,10 @@ static void set_aside(void)
 
 	for (unsigned i = 0; i < cfg.threads; i++)
 		own += rxs[i].received - rxs[i].foreign - rxs[i].truncated;
-	warnx("warning: run %08x sent no fin and went quiet when run %08x began (%llu datagrams of "
+	warnx("warning: run %08x had not sent all its fins when run %08x began%s (%llu datagrams of "
 	      "it arrived): it is set aside, and the report is of run %08x", (uint32_t)atomic_load(&sh.run),
-	      (uint32_t)next, (unsigned long long)own, (uint32_t)next);
+	      (uint32_t)next, cfg.key.set ? " with the run key's proof" : cfg.nrun_ids ? ", one of the runs named" :
+	      ", a second after it went quiet", (unsigned long long)own, (uint32_t)next);
 }
 
 /* --serve: runs one after another on the same sockets, each reported as it ends. A run that

@@ -313,14 +313,15 @@ static void stop_all(struct rx *rx, enum rx_stop why)
 
 int rx_may_lock(const struct suck_cfg *cfg, const struct rx_shared *sh, const struct wire_hdr *h)
 {
-	if (cfg->nrun_ids) {
-		for (unsigned i = 0; i < cfg->nrun_ids; i++)
-			if (cfg->run_ids[i] == h->run_id)
-				return 1;
+	unsigned i = 0;
+
+	/* named runs: one of them; under a key also with its proof, which data and requests carry */
+	while (i < cfg->nrun_ids && cfg->run_ids[i] != h->run_id)
+		i++;
+	if (cfg->nrun_ids && i == cfg->nrun_ids)
 		return 0;
-	}
 	if (sh->key.set)
-		return h->type == WIRE_REQ || (h->type == WIRE_DATA && h->proof == wire_run_proof(sh->key.k, h->run_id));
+		return (h->type == WIRE_DATA || h->type == WIRE_REQ) && h->proof == wire_run_proof(sh->key.k, h->run_id);
 	return 1;
 }
 
@@ -378,13 +379,18 @@ static int stale_now(struct rx *rx, const struct wire_hdr *h)
 {
 	struct rx_shared *sh = rx->sh;
 
-	if (!atomic_load(&sh->run) || atomic_load(&sh->fins) || atomic_load(&sh->drain))
+	uint64_t last = atomic_load(&sh->run_ns);
+
+	/* a run with every fin in is ending on its own; one with some fins may still be stale (a
+	 * flow's fin in, the rest of it killed) */
+	if (!atomic_load(&sh->run) || atomic_load(&sh->drain))
 		return 0;
 	if (sh->ndone && rx_finished(sh, h->run_id))
 		return 0;
 	if (rx->cfg->nrun_ids || sh->key.set)
 		return rx_may_lock(rx->cfg, sh, h);
-	return rx->check_ns - atomic_load(&sh->run_ns) >= RX_STALE_NS;
+	/* another thread may have seen the run after this thread's last check: not quiet */
+	return rx->check_ns > last && rx->check_ns - last >= RX_STALE_NS;
 }
 
 int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t len, const void *src)
@@ -400,7 +406,7 @@ int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t
 		stop_all(rx, RX_STOP_STALE);
 	}
 	/* full: counted here as other_run, which the next run then reports lost */
-	if (carry_add(rx->carry, buf, len, src) < 0)
+	if (carry_add(rx->carry, buf, len, src, rx->stamp_ns, rx->mark) < 0)
 		return 0;
 	rx->received--;
 	rx->bytes -= len;
@@ -418,8 +424,17 @@ void rx_feed(struct rx *rx, struct carry *c)
 
 	_Static_assert(CARRY_SRC_LEN == RX_NAME_LEN, "carry holds a whole source address");
 	rx->carry = NULL; /* what is fed is this run's, never carried again */
-	while ((buf = carry_next(c, &at, &len, &src)))
+	uint64_t stamp;
+	uint32_t mark;
+
+	while ((buf = carry_next(c, &at, &len, &src, &stamp, &mark))) {
+		rx->stamp_ns = stamp;
+		rx->mark = mark;
 		(void)rx_take_as(rx, buf, len, src, 1);
+	}
+	/* the replies (--echo) name sources in the carry: out before it can be written again */
+	if (rx->echo)
+		echo_flush(rx->echo, rx->fd);
 	carry_clear(c);
 	rx->carry = own;
 }

@@ -345,7 +345,7 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 	}
 	/* under a run key only the key's holder makes this run's data: a stranger's, on a flow the
 	 * run never used, would otherwise claim up to 2^48 datagrams sent */
-	if (rx->proof && h.proof != rx->proof && h.type == WIRE_DATA) {
+	if (rx->proof && h.proof != rx->proof) {
 		rx->foreign++;
 		rx->unproven++;
 		return 0;

@@ -17,8 +17,11 @@ void serve_next(struct rx_shared *sh)
 	struct key key = sh->key;
 	uint64_t start_real_ns = sh->start_real_ns, serve_ns = sh->serve_ns;
 	/* A fin sent no later than the newest this run believed is of this run or an earlier
-	 * one: stale from now on, however many runs later it is played again. */
-	uint64_t fresh_ns = sh->fin_ns >= sh->fresh_ns ? sh->fin_ns + 1 : sh->fresh_ns;
+	 * one: stale from now on, however many runs later it is played again. Never past now: a
+	 * fin stamped in the future (a sender's clock ahead) must not make every later run's
+	 * fins stale. */
+	uint64_t now = sys_real_ns(), newest = sh->fin_ns < now ? sh->fin_ns : now;
+	uint64_t fresh_ns = newest >= sh->fresh_ns ? newest + 1 : sh->fresh_ns;
 	struct echo_budget *budget = sh->echo_budget; /* a new run is no new budget for a source */
 	uint32_t ids[RX_DONE_IDS];
 	unsigned ndone = sh->ndone;

@@ -24,6 +24,8 @@ struct variant {
 	const char *what; /* one line for suck -h and suck -m list */
 	unsigned batch;   /* default datagrams (gro: buffers) per receive call; 0 = one call per
 			     datagram, and -b does not apply */
+	unsigned slot;    /* bytes a received message can hold when it is more than -s (gro: a
+			     coalesced buffer of many datagrams), 0 = -s */
 	int retains;      /* --retain applies */
 	int spins;        /* --spin applies: its receive calls can poll with MSG_DONTWAIT */
 	int events;       /* an event loop: --edge applies, wakeups are counted */
