@@ -1,6 +1,6 @@
 /* blast: shared declarations of the sender's parts: main.c (options, threads, report), send.c
  * (one flow's send loop and its fin), gso.c (when and how to use UDP GSO), rate.c (pacing, -r),
- * progress.c (-i lines). No part calls back into main.c. */
+ * progress.c (-i lines); the send modes' table is mode.h's. No part calls back into main.c. */
 #ifndef BLAST_H
 #define BLAST_H
 #include <pthread.h>
@@ -179,11 +179,11 @@ struct flow_total {
 };
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);
 
+/* A flow's buffers, shaped for its send calls (every mode's setup; with --zerocopy a ring of
+ * ZC_SLOTS calls' buffers): 0, -1 with errno; flow_free frees them. The send loops themselves
+ * are the modes' (mode.h). */
 int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
-void flow_run(struct flow *f);  /* the send loop, then the fins */
-void flow_run_mix(struct flow *f); /* the same for a size mix (-s as a mix) */
-void flow_run_zc(struct flow *f);  /* the same with --zerocopy */
 void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated until suck is gone */
 
 /* zc.c: --zerocopy. zc_socket sets SO_ZEROCOPY (-1: this kernel has none, f->error says
@@ -199,8 +199,8 @@ void zc_result(struct flow *f, long n, int e, unsigned msgs, int flags);
 void zc_drain(struct flow *f);
 void zc_say(const struct flow_total *t, const struct blast_cfg *cfg);
 
-/* rtt.c: --rtt. rtt_setup allocates a flow's requests in flight (-1: no memory), rtt_run is its
- * loop instead of flow_run (the fins included), rtt_sum adds the flows' round trips up. */
+/* rtt.c: --rtt, the mode_rtt row (mode.h): its flows keep requests in flight and time their
+ * replies; rtt_sum adds the flows' round trips up. */
 struct rtt_total {
 	uint64_t transactions, lost, late, foreign;
 	uint64_t short_;        /* of lost: ended by a reply shorter than asked */
@@ -209,9 +209,6 @@ struct rtt_total {
 	uint64_t best_rtt;      /* the fastest of those, ns */
 	int64_t offset;         /* suck's clock - blast's, ns, within best_rtt / 2 */
 };
-int rtt_setup(struct flow *f);
-void rtt_free(struct flow *f);
-void rtt_run(struct flow *f);
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t);
 
 #endif

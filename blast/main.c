@@ -19,6 +19,7 @@
 
 #include "blast.h"
 #include "mcast.h"
+#include "mode.h"
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
@@ -288,20 +289,15 @@ static int open_socket(struct flow *f)
 	return 0;
 }
 
+static const struct send_mode *mode; /* every flow's (mode_pick) */
+
 static void *flow_thread(void *arg)
 {
 	struct flow *f = arg;
 
 	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + f->id) % sys_ncpu()) < 0)
 		warn("warning: sched_setaffinity");
-	if (cfg.rtt)
-		rtt_run(f);
-	else if (cfg.mix.n)
-		flow_run_mix(f);
-	else if (cfg.zerocopy)
-		flow_run_zc(f);
-	else
-		flow_run(f);
+	mode->run(f);
 	progress_flow_done();
 	return NULL;
 }
@@ -556,6 +552,7 @@ int main(int argc, char **argv)
 		return check();
 	while (!cfg.run_id)
 		sys_random(&cfg.run_id, sizeof cfg.run_id);
+	mode = mode_pick(&cfg);
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];
 		f->id = i;
@@ -565,9 +562,9 @@ int main(int argc, char **argv)
 			f->quota = cfg.count / cfg.flows + (i < cfg.count % cfg.flows);
 		else
 			f->quota = WIRE_SEQ_LIMIT; /* sequences above are malformed (wire.h): months away */
-		if (open_socket(f) < 0)
+		if (mode->socket && open_socket(f) < 0)
 			return 1;
-		if (flow_setup(f) < 0 || (cfg.rtt && rtt_setup(f) < 0)) {
+		if (mode->setup(f) < 0) {
 			warn("allocating send buffers");
 			return 1;
 		}
@@ -622,9 +619,9 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	for (unsigned i = 0; i < cfg.flows; i++) {
-		flow_free(&fs[i]);
-		rtt_free(&fs[i]);
-		close(fs[i].fd);
+		mode->free(&fs[i]);
+		if (mode->socket)
+			close(fs[i].fd);
 	}
 	return rc;
 }

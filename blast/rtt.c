@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 
 #include "blast.h"
+#include "mode.h"
 #include "sys.h"
 #include "wire.h"
 
@@ -46,12 +47,16 @@ struct rtt_flow {
 	int64_t offset;         /* suck's clock - ours, from that fastest round trip, ns */
 };
 
-int rtt_setup(struct flow *f)
+/* The flow's buffers as for a stream (its requests are laid out in them), then its requests in
+ * flight. */
+static int rtt_setup(struct flow *f)
 {
-	struct rtt_flow *r = calloc(1, sizeof *r);
+	struct rtt_flow *r;
 	uint64_t n = RTT_MIN_SLOTS;
 
-	f->rtt = r;
+	if (flow_setup(f) < 0)
+		return -1;
+	f->rtt = r = calloc(1, sizeof *r);
 	if (!r)
 		return -1;
 	/* Room for 64 requests per slot of the window between the oldest unanswered request and
@@ -64,8 +69,9 @@ int rtt_setup(struct flow *f)
 	return r->slots && r->buf ? 0 : -1;
 }
 
-void rtt_free(struct flow *f)
+static void rtt_free(struct flow *f)
 {
+	flow_free(f);
 	if (!f->rtt)
 		return;
 	free(f->rtt->slots);
@@ -160,7 +166,7 @@ static int rtt_error(struct flow *f, int e, const char *call)
 	return -1;
 }
 
-void rtt_run(struct flow *f)
+static void rtt_run(struct flow *f)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	struct rtt_flow *r = f->rtt;
@@ -237,6 +243,15 @@ void rtt_run(struct flow *f)
 	f->end_ns = now;
 	flow_fins(f, f->end_ns - f->start_ns);
 }
+
+const struct send_mode mode_rtt = {
+	.name = "rtt",
+	.what = "--rtt: requests to suck --echo, --outstanding in flight, each reply timed",
+	.socket = 1,
+	.setup = rtt_setup,
+	.run = rtt_run,
+	.free = rtt_free,
+};
 
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t)
 {

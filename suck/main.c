@@ -27,7 +27,10 @@
 #include "sys.h"
 #include "suck.h"
 #include "carry.h"
+#include "fanin.h"
 #include "kernel.h"
+#include "one.h"
+#include "serve.h"
 #include "total.h"
 #include "variant.h"
 #include "version.h"
@@ -1065,7 +1068,7 @@ static int next_run(void)
 {
 	int rc = 0;
 
-	rx_serve_next(&sh);
+	serve_next(&sh);
 	for (unsigned i = 0; i < cfg.threads && !rc; i++) {
 		int fd = rxs[i].fd;
 		cfg.variant->teardown(&rxs[i]);
@@ -1085,7 +1088,7 @@ static int next_run(void)
 	}
 	for (unsigned i = 0; i < cfg.threads && !rc; i++)
 		if (carries[i])
-			carry_feed(carries[i], &rxs[i]);
+			rx_feed(&rxs[i], carries[i]);
 	return rc;
 }
 

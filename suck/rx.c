@@ -271,8 +271,8 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
 
-	if (rx->fan) {
-		fanin_discard(rx, buf, len, src);
+	if (rx->hooks) {
+		rx->hooks->discard(rx, buf, len, src);
 		return;
 	}
 	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
@@ -360,6 +360,16 @@ int rx_lock(struct rx *rx, const struct wire_hdr *h)
 	return 1;
 }
 
+int rx_finished(const struct rx_shared *sh, uint32_t run_id)
+{
+	unsigned n = sh->ndone < RX_DONE_IDS ? sh->ndone : RX_DONE_IDS;
+
+	for (unsigned i = 0; i < n; i++)
+		if (sh->done_ids[i] == run_id)
+			return 1;
+	return 0;
+}
+
 /* Is the run stale now that h, of another run, arrived? Only a run without a believed fin
  * (one with fins is ending on its own), never a fixed one, and only for a run that may start:
  * a named one, a proven one under a key; with neither, a run quiet for RX_STALE_NS, as a
@@ -397,6 +407,21 @@ int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t
 	sizes_sub(&rx->sizes, len);
 	rx->carried++;
 	return 1;
+}
+
+void rx_feed(struct rx *rx, struct carry *c)
+{
+	struct carry *own = rx->carry;
+	const uint8_t *buf;
+	const void *src;
+	size_t at = 0, len;
+
+	_Static_assert(CARRY_SRC_LEN == RX_NAME_LEN, "carry holds a whole source address");
+	rx->carry = NULL; /* what is fed is this run's, never carried again */
+	while ((buf = carry_next(c, &at, &len, &src)))
+		(void)rx_take_as(rx, buf, len, src, 1);
+	carry_clear(c);
+	rx->carry = own;
 }
 
 int rx_claim(struct rx *rx, unsigned flow, const void *src)
@@ -535,7 +560,7 @@ static void progress(struct rx *rx, uint64_t now)
 	struct rx_shared *sh = rx->sh;
 	uint64_t every = (uint64_t)(rx->cfg->interval_s * 1e9);
 	struct suck_counts c;
-	uint64_t foreign = rx->fan ? fanin_foreign(rx) : rx->foreign; /* --senders: the runs' too */
+	uint64_t foreign = rx->hooks ? rx->hooks->foreign(rx) : rx->foreign; /* --senders: the runs' too */
 
 	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
 	atomic_fetch_add(&sh->foreign, foreign - rx->progress_foreign);
@@ -554,7 +579,7 @@ static void progress(struct rx *rx, uint64_t now)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
-	c.kernel_drops = rx->cfg->threads == 1 || rx->one ? rx_drops(rx) : -1; /* one socket */
+	c.kernel_drops = rx->cfg->threads == 1 || rx->cfg->one_socket ? rx_drops(rx) : -1; /* one socket */
 	c.fins = atomic_load(&sh->fins);
 	c.jitter_us = -1;
 	if (rx->jit && atomic_load(&sh->jit_flows))
@@ -589,8 +614,8 @@ static void check(struct rx *rx, uint64_t now)
 		stop_all(rx, RX_STOP_RUN_TIMEOUT);
 	else if (atomic_load(&rx->sh->stop))
 		rx->done = (enum rx_stop)atomic_load(&rx->sh->stop);
-	if (rx->fan)
-		fanin_check(rx, now);
+	if (rx->hooks)
+		rx->hooks->check(rx, now);
 	if (rx->drain_ns == 0 && atomic_load(&rx->sh->drain)) {
 		rx->flags |= MSG_DONTWAIT;
 		rx->drain_ns = now;

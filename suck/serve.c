@@ -1,24 +1,17 @@
-/* serve: what --serve adds to the shared state between runs (see rx.h). main.c runs each run as
- * a run without --serve is run, on the same sockets, and calls rx_serve_next between them, when
+/* serve: what --serve adds to the shared state between runs (see serve.h). main.c runs each run
+ * as a run without --serve is run, on the same sockets, and calls serve_next between them, when
  * no thread is running. The run ids of the last RX_DONE_IDS runs are kept, so that a late
  * datagram or a repeated fin of a run already reported is counted as other_run of the next run
- * instead of locking it, and so is --echo's budget per source, so that ending runs quickly
- * refills no bucket; everything else the threads share starts again from zero. */
-#include "rx.h"
+ * instead of locking it (rx.c asks rx_finished), and so is --echo's budget per source, so that
+ * ending runs quickly refills no bucket; everything else the threads share starts again from
+ * zero. */
+#include "serve.h"
 
 #include <string.h>
 
-int rx_finished(const struct rx_shared *sh, uint32_t run_id)
-{
-	unsigned n = sh->ndone < RX_DONE_IDS ? sh->ndone : RX_DONE_IDS;
+#include "rx.h"
 
-	for (unsigned i = 0; i < n; i++)
-		if (sh->done_ids[i] == run_id)
-			return 1;
-	return 0;
-}
-
-void rx_serve_next(struct rx_shared *sh)
+void serve_next(struct rx_shared *sh)
 {
 	uint64_t run = atomic_load(&sh->run);
 	struct key key = sh->key;

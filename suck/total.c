@@ -20,6 +20,12 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		seq_close(&rx[i].trk);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rx *r = &rx[i];
+		const struct variant *v = r->cfg->variant;
+		struct variant_counts vc = { 0 };
+
+		/* a lane (--senders) or the accountant (--one-socket) has no variant state */
+		if (v && v->counts && r->priv)
+			v->counts(r, &vc);
 		t->received += r->received;
 		t->bytes += r->bytes;
 		t->foreign += r->foreign;
@@ -31,14 +37,14 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->untagged_fins += r->untagged_fins;
 		t->truncated += r->truncated;
 		sizes_merge(&t->sizes, &r->sizes);
-		t->allocs += r->allocs;
-		t->bufs += r->bufs;
+		t->allocs += vc.allocs;
+		t->bufs += vc.bufs;
 		t->calls += r->calls;
 		t->idle_calls += r->idle_calls;
-		t->wakeups += r->wakeups;
-		t->unworked += r->unworked;
-		if (r->queue_hwm > t->queue_hwm)
-			t->queue_hwm = r->queue_hwm;
+		t->wakeups += vc.wakeups;
+		t->unworked += vc.unworked;
+		if (vc.queue_hwm > t->queue_hwm)
+			t->queue_hwm = vc.queue_hwm;
 		if (!i || r->received < t->thread_min)
 			t->thread_min = r->received;
 		if (r->received > t->thread_max)

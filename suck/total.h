@@ -47,11 +47,6 @@ struct total {
 /* Adds up n threads' counts; merges every tracker into rx[0]'s, which it changes. */
 void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t);
 
-/* one.c, --one-socket: the run's total from the accountant, with the threads' own figures
- * (calls, the receive window, the stop, the work, --latency's delays, the received of each) from
- * the n threads' hubs. */
-void one_sum(struct one *o, struct rx *hubs, unsigned n, int64_t kernel_drops, struct total *t);
-
 /* What main measured around the receive threads, for the report. */
 struct total_env {
 	const char *where;           /* the address bound, ADDR:PORT */
@@ -74,13 +69,5 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 void total_echo(struct report *r, const struct suck_cfg *cfg);
 /* --join's keys (group, source, mc_if; '-' without), for the report and --check. */
 void total_mcast(struct report *r, const struct suck_cfg *cfg);
-
-/* fanin.c, --senders: a run's total added into the receiver's (the hubs' total_sum, whose
- * received and bytes are already every datagram), dropped settled again over the whole; and
- * the receiver's own figures (calls, napi_id, segs_per_buf, ...) copied into a run's row. */
-void fanin_add(struct total *t, const struct total *run);
-void fanin_receiver(struct total *run, const struct total *t);
-/* The total row's size (the runs' one size, else none) and bytes_check, after fanin_add. */
-void fanin_sizes(struct total *t, const struct total *runs, unsigned n);
 
 #endif

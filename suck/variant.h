@@ -6,6 +6,17 @@
 #define VARIANT_H
 #include "rx.h"
 
+/* What only some variants count, in their own state (rx->priv), read at the end through their
+ * counts function: total.c adds them up over the threads (queue_hwm: the largest). 0 where a
+ * variant counts none of it. */
+struct variant_counts {
+	uint64_t allocs;           /* copy: allocations, one per datagram taken */
+	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
+	uint64_t wakeups;          /* epoll: epoll_wait calls that returned an event */
+	uint64_t unworked;         /* pool: counted, but the work was left undone at a stop */
+	uint64_t queue_hwm;        /* pool: the most batches waiting for a worker at once */
+};
+
 /* What differs between variants is said here, in the variant's own table entry, not found out
  * elsewhere by comparing pointers. */
 struct variant {
@@ -30,6 +41,9 @@ struct variant {
 	/* The kernel's drops for this thread's receive, where they are not the socket's
 	 * (/proc/net/udp); -1 unknown. NULL: the socket's (rx_drops). */
 	int64_t (*drops)(struct rx *rx);
+	/* This thread's part of variant_counts, into c (zeroed), from its state as set up. NULL:
+	 * none. */
+	void (*counts)(const struct rx *rx, struct variant_counts *c);
 };
 
 #define VARIANT_UNSUPPORTED 4 /* the kernel refuses the mechanism: suck exits 4 */

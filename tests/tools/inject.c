@@ -18,6 +18,9 @@
  *                                     a whole run of N datagrams on flow 0 and its one fin, from one
  *                                     socket (suck --serve: many short runs in a moment); with MAX,
  *                                     the fin says a size mix SIZE..MAX and BYTES in all
+ *   inject spray PORT RUN_ID SIZE N   N data datagrams on every flow of runs RUN_ID, RUN_ID+1, ...
+ *                                     (256 flows a run), one each: what a stranger sends to make
+ *                                     suck map trackers
  *   inject runs PORT RUN_ID SIZE      a run on flow 0 with losses of known lengths (runs of 1 to
  *                                     300 datagrams, and some at the end that only its fin counts)
  *   inject amp PORT RUN_ID SIZE N REPLY
@@ -351,10 +354,10 @@ int main(int argc, char **argv)
 	size_t size;
 
 	if (argc < 5 || ((strcmp(argv[1], "script") == 0 || strcmp(argv[1], "marks") == 0 ||
-			  strcmp(argv[1], "run") == 0) && argc < 6) ||
+			  strcmp(argv[1], "run") == 0 || strcmp(argv[1], "spray") == 0) && argc < 6) ||
 	    ((strcmp(argv[1], "data") == 0 || strcmp(argv[1], "fin") == 0) && argc < 8) ||
 	    (strcmp(argv[1], "amp") == 0 && argc < 7)) {
-		fprintf(stderr, "usage: inject hostile|script|marks|runs|run PORT RUN_ID SIZE [N]\n"
+		fprintf(stderr, "usage: inject hostile|script|marks|runs|run|spray PORT RUN_ID SIZE [N]\n"
 				"       inject data PORT RUN_ID SIZE FLOW SEQ N\n"
 				"       inject fin PORT RUN_ID SIZE FLOW SENT FLOWS\n"
 				"       inject amp PORT RUN_ID SIZE N REPLY\n");
@@ -399,6 +402,13 @@ int main(int argc, char **argv)
 			bytes = strtoull(argv[9], NULL, 0);
 		}
 		fin(run, (uint16_t)strtoul(argv[5], NULL, 0), sent, bytes, (uint16_t)strtoul(argv[7], NULL, 0));
+		return 0;
+	}
+	if (strcmp(argv[1], "spray") == 0) { /* N datagrams, each of its own run and flow */
+		static uint8_t buf[3000];
+		uint64_t n = strtoull(argv[5], NULL, 0);
+		for (uint64_t i = 0; i < n; i++)
+			data(buf, size, run + (uint32_t)(i / WIRE_MAX_FLOWS), (uint16_t)(i % WIRE_MAX_FLOWS), 0);
 		return 0;
 	}
 	if (strcmp(argv[1], "amp") == 0)
