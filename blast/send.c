@@ -298,7 +298,7 @@ void flow_fins(struct flow *f, uint64_t duration_ns)
  * mix (mix_call), zc 1 for --zerocopy (zc_call from the ring's slot), both 0 for one size
  * (send_call). The callers below pass constants and the function is always inlined, so each
  * mode's loop is compiled for its case alone: the one-size loop is the loop as it was before
- * mixes, instruction for instruction (DESIGN.md says how that was checked), and a mix costs
+ * mixes, instruction for instruction (docs/performance.md says how that was checked), and a mix costs
  * -s N nothing. */
 static inline __attribute__((always_inline)) void send_loop(struct flow *f, const int mixed, const int zc)
 {

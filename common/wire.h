@@ -122,7 +122,8 @@ static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *
  * every request in the 4 bytes after its header: 32 bits of SipHash-2-4 of the run id, never 0. A run is locked only by a datagram that carries it
  * (or by a proven fin): a stranger without the key cannot start a run, take a --senders slot or
  * end one a server is waiting on. The proof is the same for the whole run, so it costs nothing
- * per datagram, and whoever sees the traffic can copy it (DESIGN.md says what that allows). */
+ * per datagram, and whoever sees the traffic can copy it (docs/output.md, "The run key", says
+ * what that allows). */
 uint32_t wire_run_proof(const uint8_t *key, uint32_t run_id);
 
 /* Writes a whole fin (header of type WIRE_FIN + totals + tag); returns its length, WIRE_FIN_LEN.
