@@ -1,5 +1,5 @@
-/* pool: one receiving thread hands batches to --workers N threads that run the work, the
- * static worker pool fed through a queue that a server design would use, with the queue bounded. The receiver (this
+/* pool: one receiving thread hands batches to --workers N threads that run the work: a static
+ * worker pool fed through a bounded queue, as many servers are built. The receiver (this
  * rx's thread) takes a recvmmsg batch into a slot of a ring, does for each datagram what every
  * variant does but the work (rx_account: the fin, the run, the flow's owner, the sequence),
  * and queues the slot; a worker takes it, runs the work on each datagram and gives the slot
