@@ -84,6 +84,8 @@ struct pkt {
 	uint64_t refused;       /* send calls that left frames in the ring */
 	unsigned len;           /* a data frame's length */
 	int jammed;             /* a frame the kernel called malformed: nothing goes after it */
+	int fin_phase;          /* the fins: their sends are not in calls nor their refusals in
+				   errors, as the UDP path's are not */
 };
 
 /* --- frames ----------------------------------------------------------------------------- */
@@ -810,7 +812,7 @@ static void pkt_flush(struct flow *f)
 		return;
 	r = send(p->fd, NULL, 0, MSG_DONTWAIT);
 	e = errno;
-	f->calls++;
+	f->calls += !p->fin_phase;
 	while (p->taken < p->queued) {
 		uint32_t st = frame_status(p->frame[p->tail]);
 		if (st & TP_STATUS_WRONG_FORMAT) {
@@ -827,8 +829,10 @@ static void pkt_flush(struct flow *f)
 		return;
 	p->refused++;
 	if (r < 0 && e != EINTR) {
-		f->errors++;
-		f->err_by[e < BLAST_ERRNOS ? e : 0]++;
+		if (!p->fin_phase) {
+			f->errors++;
+			f->err_by[e < BLAST_ERRNOS ? e : 0]++;
+		}
 		if (e != EAGAIN && e != ENOBUFS && e != ENOMEM)
 			pkt_fail(f, "send (PACKET_TX_RING)", e);
 	}
@@ -934,6 +938,7 @@ static void pkt_fins(struct flow *f, uint64_t duration_ns)
 	uint64_t t0, gap = 1000000;
 
 	wire_put_fin(buf, &h, &fin, cfg->key.set ? cfg->key.k : NULL);
+	p->fin_phase = 1;
 	refused_now(p); /* an earlier refusal (suck not there yet) is not this one's */
 	t0 = sys_mono_ns();
 	for (;;) {
