@@ -7,8 +7,9 @@
  * (RTM_GETROUTE, or --dev), its MAC, the source address the kernel would pick (a connected UDP
  * socket), the next hop's MAC (RTM_GETNEIGH; asked for first by one UDP datagram to the
  * discard port when the table has none, or --dst-mac). Not on loopback (exit 4): lo's Ethernet
- * header is 14 zero bytes, and a frame written there has no route attached, so the receive
- * path's routing takes 127.0.0.0/8 for a martian and drops it, uncounted.
+ * header is 14 zero bytes, and an IPv4 frame written there reaches the receive path without
+ * the route a local datagram carries, whose routing then drops 127.0.0.0/8 (a martian) and
+ * this host's own addresses, uncounted; ::1 would arrive, but one family is no mode.
  *
  * The ring's accounting: frames are filled in order at the head and the kernel takes them in
  * order from its own head within send; a frame it could not take (a full socket buffer, a
@@ -600,8 +601,9 @@ int packet_prepare(const struct blast_cfg *cfg, int run)
 	}
 	if (type == ARPHRD_LOOPBACK || rt.type == RTN_LOCAL) {
 		fprintf(stderr, "blast: --via packet: %s is reached through %s, the loopback device: lo has no "
-			"Ethernet header (14 zero bytes stand in) and delivers no frame sent beneath the socket to a "
-			"local address; send over Ethernet, a veth pair to another network namespace\n", where, path.dev);
+			"Ethernet header (14 zero bytes stand in) and its receive path drops the IPv4 frames sent "
+			"beneath the socket; send over Ethernet, a veth pair to another network namespace\n", where,
+			path.dev);
 		return 4;
 	}
 	if (type != ARPHRD_ETHER) {
