@@ -81,6 +81,10 @@ struct blast_cfg {
 	int mc_loop;           /* --mc-loop: local receivers get a copy (IP_MULTICAST_LOOP) */
 	int zerocopy;          /* --zerocopy: SO_ZEROCOPY, MSG_ZEROCOPY on every send call (zc.c) */
 	struct blast_mix mix;  /* -s as a mix; last, so the one-size loop's fields stay where they were */
+	int via;               /* --via: 0 socket (UDP), 1 packet (frames in an AF_PACKET TX ring, packet.c) */
+	const char *dev;       /* --dev: the device --via packet sends on, NULL = the route's */
+	uint8_t dst_mac[6];    /* --dst-mac: the frames' destination, instead of the neighbour table's */
+	int dst_mac_set;
 };
 
 struct rate {
@@ -167,6 +171,7 @@ struct flow {
 	uint64_t zc_enobufs;     /* send calls refused with ENOBUFS (then sent again) */
 	uint64_t zc_waits;       /* calls that waited for their slot's completions */
 	uint64_t zc_foreign;     /* error-queue entries that were not blast's completions */
+	struct pkt *pkt;         /* --via packet: the flow's ring and its counts (packet.c) */
 };
 
 /* The flows of a run added up, apart from printing them. */
@@ -178,6 +183,9 @@ struct flow_total {
 	char detail[256];       /* errors per errno name */
 };
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);
+
+/* A datagram's payload as --payload asks (random, zero, or byte i of a datagram i mod 251). */
+void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len);
 
 /* A flow's buffers, shaped for its send calls (every mode's setup; with --zerocopy a ring of
  * ZC_SLOTS calls' buffers): 0, -1 with errno; flow_free frees them. The send loops themselves
@@ -210,5 +218,42 @@ struct rtt_total {
 	int64_t offset;         /* suck's clock - blast's, ns, within best_rtt / 2 */
 };
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t);
+
+/* packet.c: --via packet, the mode_packet row (mode.h). packet_prepare finds the path once (the
+ * device, the MACs, the source address; a run may ask for the neighbour's entry, run 0 sends
+ * nothing) and tries one ring: 0, or the exit code after saying why (1; 2: -s above the
+ * device's MTU; 4: no CAP_NET_RAW, loopback, a device with no Ethernet header). packet_mac
+ * parses --dst-mac (-1: not six hex bytes with ':'). packet_report adds the keys via, dev,
+ * dst_mac and, for a run (fs not NULL), tx_frames, ring_full, ring_refused.
+ * The frame builder, for the flows and the unit tests: pkt_headers writes the Ethernet, IP and
+ * UDP headers of a UDP payload of len bytes (the UDP checksum 0) and returns their length;
+ * pkt_udp_base is the folded sum of the pseudo-header and the UDP datagram at udp (its checksum
+ * 0); pkt_stamp writes seq and send time into blast's header after udp and the checksum for
+ * them from base, the sum with both 0; pkt_udp_csum writes the checksum of what udp holds. */
+struct pkt_path {
+	int family;                 /* the frames': AF_INET (also for a v4-mapped -a) or AF_INET6 */
+	char dev[16];
+	unsigned ifindex, mtu;
+	int up;
+	uint8_t src_mac[6], dst_mac[6];
+	int dst_known;              /* dst_mac is known (--check may find no entry yet) */
+	uint8_t src[16], dst[16];   /* 4 or 16 bytes */
+	uint16_t dport;
+	uint8_t tos, ttl;
+	unsigned hdr_len;           /* Ethernet + IP + UDP: 42 or 62 */
+	struct sockaddr_storage src_ss, dst_ss;
+	socklen_t src_len, dst_len;
+	int test_badsum;            /* BS_VIA_TEST=badsum: every data frame's UDP checksum off by one */
+};
+struct report;
+int packet_prepare(const struct blast_cfg *cfg, int run);
+int packet_mac(const char *s, uint8_t mac[6]);
+void packet_report(struct report *r, const struct blast_cfg *cfg, const struct flow *fs, unsigned n);
+uint64_t pkt_sum(uint64_t sum, const uint8_t *p, size_t len);
+uint16_t pkt_fold(uint64_t sum);
+size_t pkt_headers(const struct pkt_path *p, uint8_t *f, uint16_t sport, size_t len);
+uint32_t pkt_udp_base(const struct pkt_path *p, const uint8_t *udp);
+void pkt_stamp(uint8_t *udp, uint32_t base, uint64_t seq, uint64_t send_ns);
+void pkt_udp_csum(const struct pkt_path *p, uint8_t *udp);
 
 #endif

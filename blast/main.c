@@ -2,7 +2,8 @@
  * a set rate, each with the header suck needs to account for it (or none with --raw), and
  * end every flow with a fin carrying its totals. --check goes as far as a run does before its
  * first send call and reports the settings instead. Exit: 0 sent (or checked), 1 runtime
- * failure, 2 bad usage, 4 -g asked for UDP GSO and this kernel has none. */
+ * failure, 2 bad usage, 4 -g asked for UDP GSO and this kernel has none (or --zerocopy for
+ * MSG_ZEROCOPY; --via packet without CAP_NET_RAW or on loopback). */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +29,7 @@
 
 static const char *const payload_names[] = { "random", "zero", "pattern", NULL };
 static const char *const stop_names[] = { "time", "count", "signal", "error" };
+static const char *const via_names[] = { "socket", "packet", NULL };
 
 static struct blast_cfg cfg = {
 	.host = "127.0.0.1",
@@ -88,6 +90,10 @@ static void usage(FILE *out)
 "      --priority N     SO_PRIORITY of the socket, 0..%d (above 6: CAP_NET_ADMIN)\n"
 "      --zerocopy       MSG_ZEROCOPY on every send call (SO_ZEROCOPY): the kernel sends\n"
 "                       from blast's pages where it can; completions counted (zc_*)\n"
+"      --via PATH       socket (UDP, the default) or packet: Ethernet frames built by\n"
+"                       blast, sent through an AF_PACKET TX ring beneath the socket (root)\n"
+"      --dev DEV        --via packet: the device to send on (the route's to -a)\n"
+"      --dst-mac MAC    --via packet: the frames' destination (the neighbour table's)\n"
 "      --cpu N          pin flow i to CPU N+i\n"
 "  -o, --output FMT     text, tsv or json (text)\n"
 "  -i, --interval SECS  progress line on stderr every SECS (off)\n"
@@ -102,7 +108,8 @@ static void usage(FILE *out)
 static void parse(int argc, char **argv)
 {
 	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK, O_TOS, O_DSCP, O_TTL, O_PRIO,
-	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP, O_ZEROCOPY };
+	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP, O_ZEROCOPY,
+	       O_VIA, O_DEV, O_DST_MAC };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -121,9 +128,12 @@ static void parse(int argc, char **argv)
 		{ "reply-size", required_argument, 0, O_REPLY_SIZE },
 		{ "mc-if", required_argument, 0, O_MC_IF }, { "mc-loop", no_argument, 0, O_MC_LOOP },
 		{ "zerocopy", no_argument, 0, O_ZEROCOPY },
+		{ "via", required_argument, 0, O_VIA }, { "dev", required_argument, 0, O_DEV },
+		{ "dst-mac", required_argument, 0, O_DST_MAC },
 		{ 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *reply_arg = NULL, *err;
+	const char *dst_mac_arg = NULL;
 	const char *rtt_only = NULL; /* an option of --rtt's, for its message without it */
 	int c, time_set = 0, payload_set = 0, batch_set = 0, tos_set = 0, dscp_set = 0;
 	unsigned max;
@@ -176,6 +186,13 @@ static void parse(int argc, char **argv)
 			break;
 		case O_MC_LOOP: cfg.mc_loop = 1; break;
 		case O_ZEROCOPY: cfg.zerocopy = 1; break;
+		case O_VIA: cfg.via = opt_name("--via", optarg, via_names); break;
+		case O_DEV:
+			cfg.dev = optarg;
+			if (strlen(optarg) >= IF_NAMESIZE || !if_nametoindex(optarg))
+				opt_die("--dev '%s': no such interface here", optarg);
+			break;
+		case O_DST_MAC: dst_mac_arg = optarg; break;
 		case 'h': usage(stdout); opt_done();
 		case 'V': printf("blast %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -220,6 +237,14 @@ static void parse(int argc, char **argv)
 		opt_die("--zerocopy with the size mix '%s': --zerocopy sends one size; give -s N", size_arg);
 	if (cfg.mix.n)
 		cfg.segs = 1;
+	if ((cfg.dev || dst_mac_arg) && !cfg.via)
+		opt_die("%s applies to --via packet", cfg.dev ? "--dev" : "--dst-mac");
+	if (cfg.via && (cfg.rtt || cfg.mix.n || cfg.zerocopy || cfg.group))
+		opt_die("--via packet with %s: it sends a stream of one size to one receiver",
+			cfg.rtt ? "--rtt" : cfg.mix.n ? "a size mix" : cfg.zerocopy ? "--zerocopy" : "a multicast group");
+	if (dst_mac_arg && packet_mac(dst_mac_arg, cfg.dst_mac) < 0)
+		opt_die("--dst-mac '%s': accepted: six hex bytes with ':' between (02:62:73:00:00:02)", dst_mac_arg);
+	cfg.dst_mac_set = dst_mac_arg != NULL;
 	if (rtt_only && !cfg.rtt)
 		opt_die("%s applies to --rtt", rtt_only);
 	if (reply_arg)
@@ -246,6 +271,10 @@ static void parse(int argc, char **argv)
 	cfg.max_segs = gso_max_segs();
 	if (segs_arg)
 		cfg.segs = (unsigned)opt_u64("-g", segs_arg, OPT_PLAIN, 1, cfg.max_segs);
+	if (cfg.via && cfg.segs > 1)
+		fprintf(stderr, "blast: note: -g %u with --via packet: every frame is one datagram; -g 1\n", cfg.segs);
+	if (cfg.via)
+		cfg.segs = 1;
 	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
 	gso_plan(&cfg, batch_set, max);
 	if (cfg.segs > 1 && (uint64_t)cfg.segs * cfg.size > max)
@@ -487,6 +516,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	add_marks(r);
 	add_rtt(r, fs, dur);
 	add_zc(r, &t);
+	packet_report(r, &cfg, fs, cfg.flows);
 }
 
 /* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
@@ -499,10 +529,13 @@ static int check(void)
 	struct flow f = { .cfg = &cfg };
 	struct report r;
 	char run[16], where[80];
+	int rc;
 
 	if (open_socket(&f) < 0)
 		return 1;
 	close(f.fd);
+	if (cfg.via && (rc = packet_prepare(&cfg, 0)) != 0)
+		return rc;
 	snprintf(run, sizeof run, "%08x", cfg.run_id);
 	net_format(&cfg.to, where, sizeof where);
 	report_init(&r);
@@ -532,6 +565,7 @@ static int check(void)
 	add_marks(&r);
 	add_rtt_opts(&r);
 	report_u64(&r, "zerocopy", (uint64_t)cfg.zerocopy);
+	packet_report(&r, &cfg, NULL, 0);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		return 1;
@@ -557,6 +591,8 @@ int main(int argc, char **argv)
 	while (!cfg.run_id)
 		sys_random(&cfg.run_id, sizeof cfg.run_id);
 	mode = mode_pick(&cfg);
+	if (cfg.via && (rc = packet_prepare(&cfg, 1)) != 0)
+		return rc;
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];
 		f->id = i;

@@ -16,7 +16,7 @@
 #include "sys.h"
 #include "wire.h"
 
-static void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
+void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
 {
 	switch (cfg->payload) {
 	case BLAST_PAYLOAD_RANDOM:

@@ -1,6 +1,6 @@
 /* Unit tests for blast/mode.c: the table of send modes (every row whole, names and loops apart,
  * each mode picked by its options as flow_thread picked them before the table) and each row's
- * setup and free on a flow, no socket needed. */
+ * setup and free on a flow, no socket needed (packet's needs one: t_via.sh). */
 #include <string.h>
 
 #include "mode.h"
@@ -13,16 +13,17 @@ static void test_table(void)
 
 	for (const struct send_mode *const *m = modes; *m; m++, n++) {
 		CHECK((*m)->name && (*m)->what && (*m)->setup && (*m)->run && (*m)->free, "row %u whole", n);
-		CHECK((*m)->socket == 1, "%s: sends on main's UDP socket", (*m)->name);
+		CHECK((*m)->socket == (*m != &mode_packet), "%s: sends on main's UDP socket, but packet", (*m)->name);
 		for (const struct send_mode *const *o = modes; o < m; o++) {
 			CHECK(strcmp((*o)->name, (*m)->name) != 0, "%s: one row a name", (*m)->name);
 			CHECK((*o)->run != (*m)->run, "%s and %s: a loop each", (*o)->name, (*m)->name);
 		}
 	}
-	CHECK(n == 4, "four modes: %u", n);
+	CHECK(n == 5, "five modes: %u", n);
 }
 
-/* The options pick as the if/else did: --rtt, then a size mix, then --zerocopy, else plain. */
+/* The options pick as the if/else did: --rtt, then a size mix, then --zerocopy, else plain;
+ * --via packet, which parsing lets go with none of them, its own row. */
 static void test_pick(void)
 {
 	struct blast_cfg c = { .size = 100 };
@@ -40,6 +41,9 @@ static void test_pick(void)
 	c.mix.n = 0;
 	c.zerocopy = 0;
 	CHECK(mode_pick(&c) == &mode_rtt, "--rtt");
+	c.rtt = 0;
+	c.via = 1;
+	CHECK(mode_pick(&c) == &mode_packet, "--via packet");
 }
 
 /* Each mode's setup gives a flow its buffers, headers written, and its own state; free takes
@@ -51,6 +55,15 @@ static void test_setup(void)
 	for (const struct send_mode *const *m = modes; *m; m++) {
 		static struct flow f;
 		struct wire_hdr h;
+
+		if (!(*m)->socket) {
+			/* packet: its setup needs the path packet_prepare finds (root, a device) */
+			memset(&f, 0, sizeof f);
+			f.cfg = &c;
+			CHECK((*m)->setup(&f) < 0 && !f.pkt, "%s: no setup before packet_prepare", (*m)->name);
+			(*m)->free(&f);
+			continue;
+		}
 
 		c.zerocopy = *m == &mode_zerocopy;
 		c.rtt = *m == &mode_rtt;
