@@ -320,8 +320,11 @@ int rx_may_lock(const struct suck_cfg *cfg, const struct rx_shared *sh, const st
 		i++;
 	if (cfg->nrun_ids && i == cfg->nrun_ids)
 		return 0;
+	/* and sent after suck started (or after the newest fin of a run it served): a recording of
+	 * an earlier run, played again as it was, starts nothing */
 	if (sh->key.set)
-		return (h->type == WIRE_DATA || h->type == WIRE_REQ) && h->proof == wire_run_proof(sh->key.k, h->run_id);
+		return (h->type == WIRE_DATA || h->type == WIRE_REQ) && h->send_ns >= sh->fresh_ns &&
+		       h->proof == wire_run_proof(sh->key.k, h->run_id);
 	return 1;
 }
 
