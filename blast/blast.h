@@ -123,6 +123,8 @@ uint64_t progress_line(uint64_t now);  /* prints one; returns when the next is d
 void progress_flow_done(void);
 void progress_watch(void);             /* returns once every flow is done */
 
+/* A paced run's process setting, once before the flows start: the timer slack of 1 ns. */
+void rate_prepare(void);
 /* Flow phase of flows paced at pps over all of them, from t0 until deadline (0 = none). */
 void rate_init(struct rate *r, double pps, unsigned flows, unsigned phase, uint64_t t0, uint64_t deadline);
 /* Up to want datagrams that may go now. When none is due it sleeps, until one is, the

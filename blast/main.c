@@ -569,6 +569,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (cfg.rate)
+		rate_prepare();
 	sys_cpu_now(&c0);
 	t0 = sys_mono_ns();
 	/* One start and one deadline for all flows, however late a thread starts: the run's -t
