@@ -58,6 +58,11 @@ static void usage(FILE *out)
 "                       GSO): SIZE:WEIGHT,... (64:7,576:4,1500:1), imix (32:7,524:4,\n"
 "                       1472:1: 64/570/1518-byte frames over IPv4) or MIN-MAX (uniform)\n"
 "  -r, --rate PPS       datagrams per second over all flows (0 = as fast as possible)\n"
+"      --pattern SPEC   the paced schedule's shape, -r its mean rate: even (as -r alone),\n"
+"                       poisson (exponential gaps), burst:N (N back to back, 1..%d),\n"
+"                       frames:FPS:MEAN:SD (FPS frames a second, each MEAN bytes with a\n"
+"                       normal deviation of SD, cut into datagrams of -s; the rate\n"
+"                       follows, no -r) (even)\n"
 "  -b, --batch N        messages per send call: 1 = one sendto each, like the 2014\n"
 "                       blast.c; more = sendmmsg, 1..%d (32; with GSO, 1)\n"
 "  -g, --gso SEGS       UDP GSO: SEGS datagrams per message, 1..%d, or 64 where the kernel\n"
@@ -96,13 +101,13 @@ static void usage(FILE *out)
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n",
-		BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS, BLAST_MAX_OUTSTANDING, INT_MAX);
+		BLAST_MAX_BURST, BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS, BLAST_MAX_OUTSTANDING, INT_MAX);
 }
 
 static void parse(int argc, char **argv)
 {
 	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK, O_TOS, O_DSCP, O_TTL, O_PRIO,
-	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP, O_ZEROCOPY };
+	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP, O_ZEROCOPY, O_PATTERN };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -120,10 +125,11 @@ static void parse(int argc, char **argv)
 		{ "rtt-timeout", required_argument, 0, O_RTT_TIMEOUT },
 		{ "reply-size", required_argument, 0, O_REPLY_SIZE },
 		{ "mc-if", required_argument, 0, O_MC_IF }, { "mc-loop", no_argument, 0, O_MC_LOOP },
-		{ "zerocopy", no_argument, 0, O_ZEROCOPY },
+		{ "zerocopy", no_argument, 0, O_ZEROCOPY }, { "pattern", required_argument, 0, O_PATTERN },
 		{ 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *reply_arg = NULL, *err;
+	const char *pattern_arg = NULL;
 	const char *rtt_only = NULL; /* an option of --rtt's, for its message without it */
 	int c, time_set = 0, payload_set = 0, batch_set = 0, tos_set = 0, dscp_set = 0;
 	unsigned max;
@@ -176,6 +182,7 @@ static void parse(int argc, char **argv)
 			break;
 		case O_MC_LOOP: cfg.mc_loop = 1; break;
 		case O_ZEROCOPY: cfg.zerocopy = 1; break;
+		case O_PATTERN: pattern_arg = optarg; break;
 		case 'h': usage(stdout); opt_done();
 		case 'V': printf("blast %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -216,6 +223,34 @@ static void parse(int argc, char **argv)
 		opt_die("--zerocopy with the size mix '%s': --zerocopy sends one size; give -s N", size_arg);
 	if (cfg.mix.n)
 		cfg.segs = 1;
+	if (pattern_arg) {
+		char why[160];
+		if (pattern_parse(pattern_arg, &cfg.pattern, why, sizeof why) < 0)
+			opt_die("--pattern '%s': %s; accepted: even, poisson, burst:N (N 1..%d), "
+				"frames:FPS:MEAN:SD (FPS 1..%d, MEAN 1..1G bytes, SD 0..1G)", pattern_arg, why,
+				BLAST_MAX_BURST, BLAST_MAX_FPS);
+	} else {
+		snprintf(cfg.pattern.spec, sizeof cfg.pattern.spec, "even");
+	}
+	if (cfg.pattern.kind != PATTERN_EVEN && cfg.rtt)
+		opt_die("--pattern %s with --rtt: a round trip is one request per send call, unpaced", pattern_arg);
+	/* A frame's bytes are cut into datagrams of one size; the frames set the rate. */
+	if (cfg.pattern.kind == PATTERN_FRAMES && cfg.mix.n)
+		opt_die("--pattern %s with the size mix '%s': a frame is cut into datagrams of -s; give -s N",
+			pattern_arg, size_arg);
+	if (cfg.pattern.kind == PATTERN_FRAMES && cfg.rate)
+		opt_die("--pattern %s with -r: the frames set the rate (FPS x the datagrams of a frame); "
+			"drop -r", pattern_arg);
+	if (cfg.pattern.kind == PATTERN_FRAMES) {
+		double rate = (double)cfg.pattern.fps * (cfg.pattern.frame_dgrams =
+							pattern_frame_dgrams(&cfg.pattern, cfg.size));
+		if (rate > 1e9)
+			opt_die("--pattern %s with -s %u: %.0f datagrams a second, above 1G", pattern_arg,
+				cfg.size, rate);
+		cfg.rate = (uint64_t)(rate + 0.5);
+	}
+	if ((cfg.pattern.kind == PATTERN_POISSON || cfg.pattern.kind == PATTERN_BURST) && !cfg.rate)
+		opt_die("--pattern %s needs -r: its mean rate", pattern_arg);
 	if (rtt_only && !cfg.rtt)
 		opt_die("%s applies to --rtt", rtt_only);
 	if (reply_arg)
@@ -244,6 +279,14 @@ static void parse(int argc, char **argv)
 		cfg.segs = (unsigned)opt_u64("-g", segs_arg, OPT_PLAIN, 1, cfg.max_segs);
 	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
 	gso_plan(&cfg, batch_set, max);
+	/* A burst, or a frame of MEAN + 3 SD bytes, in one send call unless -b says otherwise. */
+	if (!batch_set && (cfg.pattern.kind == PATTERN_BURST || cfg.pattern.kind == PATTERN_FRAMES)) {
+		uint64_t d = cfg.pattern.kind == PATTERN_BURST ? cfg.pattern.burst :
+			     (cfg.pattern.mean + 3 * cfg.pattern.sd + cfg.size - 1) / cfg.size;
+		d = (d + cfg.segs - 1) / cfg.segs;
+		if (d > cfg.batch)
+			cfg.batch = d < BLAST_MAX_BATCH ? (unsigned)d : BLAST_MAX_BATCH;
+	}
 	if (cfg.segs > 1 && (uint64_t)cfg.segs * cfg.size > max)
 		opt_die("-g %u with -s %u: a GSO message is at most %u bytes; use -g %u or less",
 			cfg.segs, cfg.size, max, max / cfg.size ? max / cfg.size : 1);
@@ -430,6 +473,34 @@ static void add_zc(struct report *r, const struct flow_total *t)
 	}
 }
 
+/* --pattern: the spec, and the mean and coefficient of variation of the gaps between a flow's
+ * datagrams in the schedule: as drawn (over every flow), even's as it is by construction (the
+ * rate shared out over the flows, no variation); '-' unpaced. */
+static void add_pattern(struct report *r, const struct flow *fs)
+{
+	struct gaps_sum drawn = { 0 };
+	double cv;
+
+	report_str(r, "pattern", cfg.pattern.spec);
+	if (!cfg.rate) {
+		report_none(r, "pattern_gap_mean_us");
+		report_none(r, "pattern_gap_cv");
+		return;
+	}
+	if (cfg.pattern.kind == PATTERN_EVEN) {
+		report_f(r, "pattern_gap_mean_us", cfg.flows * 1e6 / (double)cfg.rate, 3);
+		report_f(r, "pattern_gap_cv", 0, 4);
+		return;
+	}
+	for (unsigned i = 0; i < cfg.flows; i++)
+		gaps_sum_merge(&drawn, &fs[i].rate.sched.drawn);
+	report_f(r, "pattern_gap_mean_us", gaps_mean(&drawn) / 1e3, 3);
+	if ((cv = gaps_cv(&drawn)) >= 0)
+		report_f(r, "pattern_gap_cv", cv, 4);
+	else
+		report_none(r, "pattern_gap_cv");
+}
+
 /* Prints the run's figures; the adding up is flow_sum's (send.c). */
 static void add_report(struct report *r, const struct flow *fs, const struct sys_cpu *c0,
 		       const struct sys_cpu *c1)
@@ -476,6 +547,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_u64(r, "gso", fs[0].segs);
 	report_u64(r, "gso_max_segs", cfg.max_segs);
 	report_u64(r, "rate", cfg.rate);
+	add_pattern(r, fs);
 	report_str(r, "payload", payload_names[cfg.payload]);
 	report_u64(r, "raw", (uint64_t)cfg.raw);
 	report_f(r, "time_limit_s", cfg.time_s, 3);
@@ -516,6 +588,7 @@ static int check(void)
 	report_u64(&r, "gso_auto", (uint64_t)(cfg.gso_auto && f.segs > 1));
 	report_u64(&r, "gso_max_segs", cfg.max_segs);
 	report_u64(&r, "rate", cfg.rate);
+	report_str(&r, "pattern", cfg.pattern.spec);
 	report_str(&r, "payload", payload_names[cfg.payload]);
 	report_u64(&r, "raw", (uint64_t)cfg.raw);
 	report_f(&r, "time_limit_s", cfg.time_s, 3);
@@ -579,6 +652,8 @@ int main(int argc, char **argv)
 		fs[i].deadline_ns = cfg.time_s > 0 ? t0 + (uint64_t)(cfg.time_s * 1e9) : 0;
 		if (cfg.rate)
 			rate_init(&fs[i].rate, (double)cfg.rate, cfg.flows, i, t0, fs[i].deadline_ns);
+		if (cfg.rate && cfg.pattern.kind != PATTERN_EVEN)
+			pattern_init(&fs[i].rate.sched, &cfg.pattern, (double)cfg.rate, cfg.flows, i, cfg.size, t0);
 	}
 	first_line = progress_start(fs, cfg.flows, cfg.interval_s, cfg.fmt, t0);
 	if (cfg.flows == 1) {
