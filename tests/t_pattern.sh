@@ -1,0 +1,158 @@
+# blast --pattern and suck --gaps on loopback. Under every pattern the accounting is exact
+# (suck's sent is blast's, sent == valid + lost with nothing lost, received adds up, and suck
+# --gaps has a gap for every valid datagram but each flow's first). The fidelity figures against
+# known schedules: Poisson at 20k/s, 40000 datagrams: blast's drawn cv 0.95..1.05 (the schedule,
+# the same every run: a fixed seed), its mean gap and suck's measured one within 5 % of 1/rate;
+# suck's measured cv only within 0.7..1.5, since the wakes' latency and the scheduling of a busy
+# machine add variance (about 1.1..1.2 on an idle one). burst:N shows as a median arrival gap
+# near 0 and a 99th percentile near the bursts' period, in every variant that receives here.
+# Bad specs exit 2 naming the spec. Tolerances hold on a loaded 2-CPU machine: suck has a 4 MiB
+# buffer, and the rates are far below what loopback carries.
+. tests/lib.sh
+
+# within V LO HI: LO <= V <= HI, decimals
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v != "-" && v + 0 >= lo && v + 0 <= hi) }'; }
+
+# Bad specs, and patterns with options they do not go with: exit 2, the spec named.
+for sp in poisson:x burst:0 burst burst:x frames:0:1:1 frames:30:0:0 frames:30:100 frames:30:1:1:1 odd; do
+	"$BIN/blast" --check -r 1k --pattern "$sp" >"$TMP/bad.out" 2>"$TMP/bad.err"
+	st=$?
+	check "--pattern $sp: exit 2 ($st)" test $st -eq 2
+	check "--pattern $sp: named on stderr" grep -q -- "--pattern '$sp'" "$TMP/bad.err"
+	check "--pattern $sp: nothing on stdout" test ! -s "$TMP/bad.out"
+done
+for args in "--pattern poisson" "--pattern burst:4" "--pattern frames:30:1000:0 -r 10" \
+	"--pattern frames:30:1000:0 -s 64:1,128:1" "--pattern poisson -r 1k --rtt"; do
+	"$BIN/blast" --check $args >/dev/null 2>"$TMP/bad.err"
+	st=$?
+	check "blast $args: exit 2 ($st): $(cat "$TMP/bad.err")" test $st -eq 2
+done
+"$BIN/suck" --check -p 0 -m mmsg -j 2 --one-socket --gaps >/dev/null 2>"$TMP/bad.err"
+check "suck --one-socket --gaps: exit 2" test $? -eq 2
+
+# --check rows: the pattern, a burst's call, frames' rate; suck's gaps.
+"$BIN/blast" --check -r 1k --pattern burst:100 -o tsv >"$TMP/c.tsv"
+check "--check: pattern burst:100" test "$(field "$TMP/c.tsv" pattern)" = burst:100
+check "--check: a burst of 100 in one call (batch $(field "$TMP/c.tsv" batch))" test "$(field "$TMP/c.tsv" batch)" = 100
+"$BIN/blast" --check -r 1k -b 8 --pattern burst:100 -o tsv >"$TMP/c.tsv"
+check "--check: -b 8 kept" test "$(field "$TMP/c.tsv" batch)" = 8
+"$BIN/blast" --check -s 1000 --pattern frames:200:8000:2000 -o tsv >"$TMP/c.tsv"
+check "--check: frames set the rate, 200 x 8.5 ($(field "$TMP/c.tsv" rate))" within "$(field "$TMP/c.tsv" rate)" 1650 1750
+"$BIN/blast" --check -o tsv >"$TMP/c.tsv"
+check "--check: even by default" test "$(field "$TMP/c.tsv" pattern)" = even
+"$BIN/suck" --check -p 0 --gaps -o tsv >"$TMP/c.tsv" 2>/dev/null
+check "suck --check: gaps 1" test "$(field "$TMP/c.tsv" gaps)" = 1
+
+# pair NAME "SUCK ARGS" BLAST ARGS...: blast into a fresh suck --gaps; B and S the reports.
+pair() {
+	p_n=$1 p_s=$2
+	shift 2
+	B=$TMP/$p_n.blast S=$TMP/$p_n.out
+	# shellcheck disable=SC2086 # the suck arguments are words
+	if ! start_suck "$p_n" -w none -R 4M -o tsv -t 60 --gaps $p_s; then
+		fail "$p_n: suck did not start"
+		return 1
+	fi
+	"$BIN/blast" -p "$PORT" "$@" -o tsv >"$B" 2>"$TMP/$p_n.berr"
+	check "$p_n: blast exits 0" test $? -eq 0
+	check "$p_n: suck ends on the fins" wait_pid "$SUCK_PID" 30
+	check "$p_n: stop fin" test "$(field "$S" stop)" = fin
+}
+
+# exact NAME: every datagram counted; one gap per valid datagram but each flow's first.
+exact() {
+	e_sent=$(field "$B" sent) e_valid=$(field "$S" valid)
+	check "$1: suck's sent $(field "$S" sent) is blast's $e_sent" test "$(field "$S" sent)" = "$e_sent"
+	check "$1: sent == valid + lost" test "$e_sent" -eq $((e_valid + $(field "$S" lost)))
+	check "$1: nothing lost ($(field "$S" lost))" test "$(field "$S" lost)" -eq 0
+	check "$1: received == valid + dup + late + foreign + truncated" test "$(field "$S" received)" -eq \
+		$((e_valid + $(field "$S" dup) + $(field "$S" late) + $(field "$S" foreign) + $(field "$S" truncated)))
+	check "$1: arrival_gap_samples $(field "$S" arrival_gap_samples) == valid - flows" \
+		test "$(field "$S" arrival_gap_samples)" -eq $((e_valid - $(field "$S" flows)))
+	check "$1: blast's pattern $(field "$B" pattern)" test "$(field "$B" pattern)" = "$2"
+}
+
+# Poisson at 20k/s: the schedule's figures and the measured ones.
+if pair poisson "" -s 64 -r 20k -n 40000 --pattern poisson; then
+	exact poisson poisson
+	cv=$(field "$B" pattern_gap_cv) mean=$(field "$B" pattern_gap_mean_us)
+	check "poisson: blast's drawn cv $cv in 0.95..1.05" within "$cv" 0.95 1.05
+	check "poisson: blast's drawn mean gap $mean us in 47.5..52.5" within "$mean" 47.5 52.5
+	mean=$(field "$S" arrival_gap_mean_us) cv=$(field "$S" arrival_gap_cv)
+	check "poisson: suck's measured mean gap $mean us in 47.5..52.5" within "$mean" 47.5 52.5
+	check "poisson: suck's measured cv $cv in 0.7..1.5 (sanity)" within "$cv" 0.7 1.5
+	echo "poisson 20k/s: blast cv $(field "$B" pattern_gap_cv) mean $(field "$B" pattern_gap_mean_us) us;" \
+		"suck cv $cv mean $mean us p50 $(field "$S" arrival_gap_p50_us) p99 $(field "$S" arrival_gap_p99_us)"
+fi
+
+# Several flows: each its own Poisson process at rate / flows; gaps per flow.
+if pair poisson-j3 "-m mmsg -j 2" -s 200 -r 15k -n 15000 -j 3 --pattern poisson; then
+	exact poisson-j3 poisson
+	check "poisson -j 3: blast's drawn cv $(field "$B" pattern_gap_cv)" within "$(field "$B" pattern_gap_cv)" 0.95 1.05
+	check "poisson -j 3: a flow's mean gap $(field "$S" arrival_gap_mean_us) us near 200" \
+		within "$(field "$S" arrival_gap_mean_us)" 190 210
+fi
+
+# burst:16 at 20k/s: a burst every 800 us, one call each.
+if pair burst "" -s 64 -r 20k -n 16000 --pattern burst:16; then
+	exact burst burst:16
+	check "burst: blast's drawn cv $(field "$B" pattern_gap_cv), sqrt 15" within "$(field "$B" pattern_gap_cv)" 3.8 3.95
+	check "burst: blast's mean gap $(field "$B" pattern_gap_mean_us) us" within "$(field "$B" pattern_gap_mean_us)" 47.5 52.5
+	check "burst: a call a burst ($(field "$B" calls) calls)" within "$(field "$B" calls)" 500 1000
+	check "burst: suck's p50 $(field "$S" arrival_gap_p50_us) us near 0" within "$(field "$S" arrival_gap_p50_us)" 0 80
+	check "burst: suck's p99 $(field "$S" arrival_gap_p99_us) us near the period" within "$(field "$S" arrival_gap_p99_us)" 400 2000
+	check "burst: suck's mean gap $(field "$S" arrival_gap_mean_us) us" within "$(field "$S" arrival_gap_mean_us)" 47.5 52.5
+fi
+
+# frames: 200 a second of N(8000, 2000) bytes in datagrams of 1000: about 8.5 each.
+if pair frames "" -s 1000 -t 1 --pattern frames:200:8000:2000; then
+	exact frames frames:200:8000:2000
+	rate=$(field "$B" rate)
+	check "frames: rate $rate near 1700" within "$rate" 1650 1750
+	check "frames: blast's mean gap $(field "$B" pattern_gap_mean_us) us near 1/rate" \
+		within "$(field "$B" pattern_gap_mean_us)" "$(awk -v r="$rate" 'BEGIN { print 0.95e6 / r }')" \
+		"$(awk -v r="$rate" 'BEGIN { print 1.05e6 / r }')"
+	check "frames: suck's p50 $(field "$S" arrival_gap_p50_us) us near 0" within "$(field "$S" arrival_gap_p50_us)" 0 500
+	check "frames: suck's p99 $(field "$S" arrival_gap_p99_us) us near 5 ms" within "$(field "$S" arrival_gap_p99_us)" 2500 10000
+fi
+
+# even, and a size mix under Poisson: counted exactly.
+if pair even "" -s 200 -r 10k -n 10000; then
+	exact even even
+	check "even: the schedule's cv 0" test "$(field "$B" pattern_gap_cv)" = 0.0000
+	check "even: suck's mean gap $(field "$S" arrival_gap_mean_us) us near 100" within "$(field "$S" arrival_gap_mean_us)" 95 105
+fi
+if pair mix "" -s imix -r 10k -n 10000 --pattern poisson; then
+	exact mix poisson
+fi
+
+# Every variant that receives on loopback sees the bursts: p50 near 0, p99 near the period.
+for v in $(variants); do
+	n=burst-$v
+	if ! start_suck "$n" -m "$v" -w none -R 4M -o tsv -t 60 --gaps; then
+		skip "$n: $(cat "$TMP/$n.err")"
+		continue
+	fi
+	B=$TMP/$n.blast S=$TMP/$n.out
+	"$BIN/blast" -p "$PORT" -s 200 -r 8k -n 4000 --pattern burst:8 -o tsv >"$B" 2>/dev/null
+	check "$n: suck ends" wait_pid "$SUCK_PID" 30
+	exact "$n" burst:8
+	check "$n: p50 $(field "$S" arrival_gap_p50_us) us near 0" within "$(field "$S" arrival_gap_p50_us)" 0 100
+	check "$n: p99 $(field "$S" arrival_gap_p99_us) us near 1 ms" within "$(field "$S" arrival_gap_p99_us)" 500 3000
+done
+
+# Off: the keys say '-' (json null), and the setting 0.
+if start_suck off -o tsv -t 30; then
+	"$BIN/blast" -p "$PORT" -n 100 -r 10k -o tsv >/dev/null 2>&1
+	wait_pid "$SUCK_PID" 20
+	check "off: gaps 0" test "$(field "$TMP/off.out" gaps)" = 0
+	for k in arrival_gap_samples arrival_gap_mean_us arrival_gap_cv arrival_gap_p50_us arrival_gap_p99_us; do
+		check "off: $k -" test "$(field "$TMP/off.out" $k)" = -
+	done
+else
+	fail "off: suck did not start"
+fi
+"$BIN/blast" -p 9 -n 10 -o tsv >"$TMP/unpaced.tsv" 2>/dev/null
+check "unpaced: pattern even, its figures -" test "$(field "$TMP/unpaced.tsv" pattern)/$(field "$TMP/unpaced.tsv" pattern_gap_cv)" = "even/-"
+
+done_tests
