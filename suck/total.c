@@ -216,11 +216,13 @@ static void add_jitter(struct report *r, const struct total *t)
 }
 
 /* --gaps: the gaps between a flow's successive valid datagrams as they arrived (the kernel's
- * receive stamps), over every flow: mean, coefficient of variation, percentiles; '-' without. */
+ * receive stamps), over every flow: mean, coefficient of variation, percentiles and the largest
+ * (one stall of the sender's is enough to raise the cv: the largest says whether one did);
+ * '-' without. */
 static void add_gaps(struct report *r, const struct total *t)
 {
 	static const char *const keys[] = { "arrival_gap_samples", "arrival_gap_mean_us", "arrival_gap_cv",
-					    "arrival_gap_p50_us", "arrival_gap_p99_us" };
+					    "arrival_gap_p50_us", "arrival_gap_p99_us", "arrival_gap_max_us" };
 	const struct gaps_sum *s = &t->gap.sum;
 	double cv = gaps_cv(s);
 
@@ -240,6 +242,7 @@ static void add_gaps(struct report *r, const struct total *t)
 		report_none(r, "arrival_gap_cv");
 	report_f(r, "arrival_gap_p50_us", (double)hist_quantile(&t->gap.hist, 0.50) / 1e3, 2);
 	report_f(r, "arrival_gap_p99_us", (double)hist_quantile(&t->gap.hist, 0.99) / 1e3, 2);
+	report_f(r, "arrival_gap_max_us", (double)t->gap.hist.max_ns / 1e3, 2);
 }
 
 static void add_loss_runs(struct report *r, const struct seq_runs *runs)
