@@ -1,13 +1,21 @@
 # blast --pattern and suck --gaps on loopback. Under every pattern the accounting is exact
 # (suck's sent is blast's, sent == valid + lost with nothing lost, received adds up, and suck
-# --gaps has a gap for every valid datagram but each flow's first). The fidelity figures against
-# known schedules: Poisson at 20k/s, 40000 datagrams: blast's drawn cv 0.95..1.05 (the schedule,
-# the same every run: a fixed seed), its mean gap and suck's measured one within 5 % of 1/rate;
-# suck's measured cv only within 0.7..1.5, since the wakes' latency and the scheduling of a busy
-# machine add variance (about 1.1..1.2 on an idle one). burst:N shows as a median arrival gap
-# near 0 and a 99th percentile near the bursts' period, in every variant that receives here.
-# Bad specs exit 2 naming the spec. Tolerances hold on a loaded 2-CPU machine: suck has a 4 MiB
-# buffer, and the rates are far below what loopback carries.
+# --gaps has a gap for every valid datagram but each flow's first), and suck's measured mean gap
+# is within 5 % of blast's achieved one (flows over its pps: a stall of blast's, which skips what
+# fell due meanwhile, lengthens both). The fidelity figures against known schedules, Poisson:
+# at 20k/s, 40000 datagrams, blast's drawn cv 0.95..1.05 and mean gap within 5 % of 1/rate (the
+# schedule, the same every run: a fixed seed), suck's measured mean within 5 % of 1/rate when
+# blast kept the rate (rate_pct 97 or more), its cv at least 0.7 and its 99th percentile at
+# least 3 means (an exponential's: 1 and ln 100 = 4.6). The measured shape is checked at 2k/s:
+# cv 0.7..1.5, median 0.5..0.9 of the mean (ln 2), 99th percentile 3..7 means. Not at 20k/s:
+# there a wake a few us late sends what fell due meanwhile in one call (cv 1.1..1.2 on an idle
+# machine), and a busy machine's stalls, a scheduler's slice of a few ms each, add
+# (stall x rate)^2 / gaps to the cv's square apiece: 0.25 at 20k/s for 5 ms, 0.0025 at 2k/s
+# (measured on this 2-CPU machine under load: cv 1.7..2.2 at 20k/s, 1.05 at 2k/s). A stall above
+# 20 ms (blast's gap_max_us) moves even 2k/s's cv: up to three tries, then a visible SKIP.
+# burst:N shows as a median arrival gap near 0 and a 99th percentile near the bursts' period, in
+# every variant that receives here. Bad specs exit 2 naming the spec. suck has a 4 MiB buffer,
+# and the rates are far below what loopback carries.
 . tests/lib.sh
 
 # within V LO HI: LO <= V <= HI, decimals
@@ -59,6 +67,14 @@ pair() {
 	check "$p_n: stop fin" test "$(field "$S" stop)" = fin
 }
 
+# achieved NAME: suck's measured mean gap within 5 % of blast's achieved one (flows / its pps).
+achieved() {
+	a_want=$(awk -v f="$(field "$B" flows)" -v p="$(field "$B" pps)" 'BEGIN { print (p > 0 ? f * 1e6 / p : 0) }')
+	check "$1: suck's mean gap $(field "$S" arrival_gap_mean_us) us within 5 % of blast's achieved $a_want us" \
+		within "$(field "$S" arrival_gap_mean_us)" "$(awk -v w="$a_want" 'BEGIN { print w * 0.95 }')" \
+		"$(awk -v w="$a_want" 'BEGIN { print w * 1.05 }')"
+}
+
 # exact NAME: every datagram counted; one gap per valid datagram but each flow's first.
 exact() {
 	e_sent=$(field "$B" sent) e_valid=$(field "$S" valid)
@@ -72,25 +88,53 @@ exact() {
 	check "$1: blast's pattern $(field "$B" pattern)" test "$(field "$B" pattern)" = "$2"
 }
 
-# Poisson at 20k/s: the schedule's figures and the measured ones.
+# ratio A B: A / B
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > 0 ? a / b : 0) }'; }
+
+# Poisson at 20k/s: the schedule's figures, the measured mean.
 if pair poisson "" -s 64 -r 20k -n 40000 --pattern poisson; then
 	exact poisson poisson
+	achieved poisson
 	cv=$(field "$B" pattern_gap_cv) mean=$(field "$B" pattern_gap_mean_us)
 	check "poisson: blast's drawn cv $cv in 0.95..1.05" within "$cv" 0.95 1.05
 	check "poisson: blast's drawn mean gap $mean us in 47.5..52.5" within "$mean" 47.5 52.5
-	mean=$(field "$S" arrival_gap_mean_us) cv=$(field "$S" arrival_gap_cv)
-	check "poisson: suck's measured mean gap $mean us in 47.5..52.5" within "$mean" 47.5 52.5
-	check "poisson: suck's measured cv $cv in 0.7..1.5 (sanity)" within "$cv" 0.7 1.5
-	echo "poisson 20k/s: blast cv $(field "$B" pattern_gap_cv) mean $(field "$B" pattern_gap_mean_us) us;" \
-		"suck cv $cv mean $mean us p50 $(field "$S" arrival_gap_p50_us) p99 $(field "$S" arrival_gap_p99_us)"
+	mean=$(field "$S" arrival_gap_mean_us) cv=$(field "$S" arrival_gap_cv) p99=$(field "$S" arrival_gap_p99_us)
+	echo "poisson 20k/s: blast cv $(field "$B" pattern_gap_cv) mean $(field "$B" pattern_gap_mean_us) us," \
+		"rate_pct $(field "$B" rate_pct), largest call gap $(field "$B" gap_max_us) us; suck cv $cv mean $mean us" \
+		"p50 $(field "$S" arrival_gap_p50_us) p99 $p99 max $(field "$S" arrival_gap_max_us)"
+	if within "$(field "$B" rate_pct)" 97 200; then
+		check "poisson: suck's measured mean gap $mean us in 47.5..52.5" within "$mean" 47.5 52.5
+	else
+		skip "poisson: the mean against 1/rate: blast kept $(field "$B" rate_pct) % of the rate (a busy machine)"
+	fi
+	check "poisson: suck's measured cv $cv at least 0.7" within "$cv" 0.7 1e9
+	check "poisson: suck's p99 $p99 us at least 3 means" within "$(ratio "$p99" "$mean")" 3 1e9
 fi
+
+# Poisson at 2k/s: the measured shape.
+for try in 1 2 3; do
+	n=poisson-2k-$try
+	pair $n "" -s 64 -r 2k -n 4000 --pattern poisson || break
+	exact $n poisson
+	achieved $n
+	mean=$(field "$S" arrival_gap_mean_us) cv=$(field "$S" arrival_gap_cv)
+	p50=$(field "$S" arrival_gap_p50_us) p99=$(field "$S" arrival_gap_p99_us)
+	echo "$n: blast cv $(field "$B" pattern_gap_cv) mean $(field "$B" pattern_gap_mean_us) us," \
+		"largest call gap $(field "$B" gap_max_us) us; suck cv $cv mean $mean us p50 $p50 p99 $p99"
+	if within "$(field "$B" gap_max_us)" 0 20000; then
+		check "$n: suck's measured cv $cv in 0.7..1.5" within "$cv" 0.7 1.5
+		check "$n: suck's median $p50 us 0.5..0.9 of the mean" within "$(ratio "$p50" "$mean")" 0.5 0.9
+		check "$n: suck's p99 $p99 us 3..7 means" within "$(ratio "$p99" "$mean")" 3 7
+		break
+	fi
+	[ $try -eq 3 ] && skip "poisson 2k/s: the measured shape: a stall of blast's above 20 ms in each of 3 tries (a busy machine)"
+done
 
 # Several flows: each its own Poisson process at rate / flows; gaps per flow.
 if pair poisson-j3 "-m mmsg -j 2" -s 200 -r 15k -n 15000 -j 3 --pattern poisson; then
 	exact poisson-j3 poisson
 	check "poisson -j 3: blast's drawn cv $(field "$B" pattern_gap_cv)" within "$(field "$B" pattern_gap_cv)" 0.95 1.05
-	check "poisson -j 3: a flow's mean gap $(field "$S" arrival_gap_mean_us) us near 200" \
-		within "$(field "$S" arrival_gap_mean_us)" 190 210
+	achieved poisson-j3
 fi
 
 # burst:16 at 20k/s: a burst every 800 us, one call each.
@@ -101,7 +145,7 @@ if pair burst "" -s 64 -r 20k -n 16000 --pattern burst:16; then
 	check "burst: a call a burst ($(field "$B" calls) calls)" within "$(field "$B" calls)" 500 1000
 	check "burst: suck's p50 $(field "$S" arrival_gap_p50_us) us near 0" within "$(field "$S" arrival_gap_p50_us)" 0 80
 	check "burst: suck's p99 $(field "$S" arrival_gap_p99_us) us near the period" within "$(field "$S" arrival_gap_p99_us)" 400 2000
-	check "burst: suck's mean gap $(field "$S" arrival_gap_mean_us) us" within "$(field "$S" arrival_gap_mean_us)" 47.5 52.5
+	achieved burst
 fi
 
 # frames: 200 a second of N(8000, 2000) bytes in datagrams of 1000: about 8.5 each.
@@ -114,13 +158,14 @@ if pair frames "" -s 1000 -t 1 --pattern frames:200:8000:2000; then
 		"$(awk -v r="$rate" 'BEGIN { print 1.05e6 / r }')"
 	check "frames: suck's p50 $(field "$S" arrival_gap_p50_us) us near 0" within "$(field "$S" arrival_gap_p50_us)" 0 500
 	check "frames: suck's p99 $(field "$S" arrival_gap_p99_us) us near 5 ms" within "$(field "$S" arrival_gap_p99_us)" 2500 10000
+	achieved frames
 fi
 
 # even, and a size mix under Poisson: counted exactly.
 if pair even "" -s 200 -r 10k -n 10000; then
 	exact even even
 	check "even: the schedule's cv 0" test "$(field "$B" pattern_gap_cv)" = 0.0000
-	check "even: suck's mean gap $(field "$S" arrival_gap_mean_us) us near 100" within "$(field "$S" arrival_gap_mean_us)" 95 105
+	achieved even
 fi
 if pair mix "" -s imix -r 10k -n 10000 --pattern poisson; then
 	exact mix poisson
@@ -146,7 +191,7 @@ if start_suck off -o tsv -t 30; then
 	"$BIN/blast" -p "$PORT" -n 100 -r 10k -o tsv >/dev/null 2>&1
 	wait_pid "$SUCK_PID" 20
 	check "off: gaps 0" test "$(field "$TMP/off.out" gaps)" = 0
-	for k in arrival_gap_samples arrival_gap_mean_us arrival_gap_cv arrival_gap_p50_us arrival_gap_p99_us; do
+	for k in arrival_gap_samples arrival_gap_mean_us arrival_gap_cv arrival_gap_p50_us arrival_gap_p99_us arrival_gap_max_us; do
 		check "off: $k -" test "$(field "$TMP/off.out" $k)" = -
 	done
 else
