@@ -150,12 +150,17 @@ uint32_t mix_fin_size(const struct blast_cfg *cfg);
 double mix_mean(const struct blast_mix *m);
 
 /* pattern.c: --pattern. pattern_parse: the spec (-1 and a message naming what is wrong);
+ * pattern_plan: its rules (below);
  * pattern_frame_dgrams: frames' mean datagrams a frame of size bytes (the mean of 65536 frames
  * drawn with a fixed seed); pattern_init: a flow's schedule (phase of flows, at pps over all of
  * them from t0; datagrams of size bytes), its first event drawn; pattern_next: the next event
  * drawn, once the last is sent. The draws: xorshift64*, -ln(u) and a normal deviate without
  * libm. */
 int pattern_parse(const char *spec, struct blast_pattern *p, char *err, size_t errlen);
+/* At parsing, after -s and -g, before gso_plan: NULL, or why the pattern does not go with the
+ * other options (the rest of a message that begins "--pattern SPEC"). Sets frames' rate, and
+ * without -b a call that holds a burst or a frame (then *batch_set, which gso_plan keeps). */
+const char *pattern_plan(struct blast_cfg *cfg, int *batch_set);
 double pattern_frame_dgrams(const struct blast_pattern *p, unsigned size);
 void pattern_init(struct sched *s, const struct blast_pattern *p, double pps, unsigned flows, unsigned phase,
 		  unsigned size, uint64_t t0);

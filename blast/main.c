@@ -41,6 +41,7 @@ static struct blast_cfg cfg = {
 	.mark = { .tos = -1, .ttl = -1, .priority = -1 },
 	.outstanding = 1,
 	.rtt_timeout_s = 1,
+	.pattern = { .spec = "even" },
 };
 
 static void usage(FILE *out)
@@ -229,28 +230,7 @@ static void parse(int argc, char **argv)
 			opt_die("--pattern '%s': %s; accepted: even, poisson, burst:N (N 1..%d), "
 				"frames:FPS:MEAN:SD (FPS 1..%d, MEAN 1..1G bytes, SD 0..1G)", pattern_arg, why,
 				BLAST_MAX_BURST, BLAST_MAX_FPS);
-	} else {
-		snprintf(cfg.pattern.spec, sizeof cfg.pattern.spec, "even");
 	}
-	if (cfg.pattern.kind != PATTERN_EVEN && cfg.rtt)
-		opt_die("--pattern %s with --rtt: a round trip is one request per send call, unpaced", pattern_arg);
-	/* A frame's bytes are cut into datagrams of one size; the frames set the rate. */
-	if (cfg.pattern.kind == PATTERN_FRAMES && cfg.mix.n)
-		opt_die("--pattern %s with the size mix '%s': a frame is cut into datagrams of -s; give -s N",
-			pattern_arg, size_arg);
-	if (cfg.pattern.kind == PATTERN_FRAMES && cfg.rate)
-		opt_die("--pattern %s with -r: the frames set the rate (FPS x the datagrams of a frame); "
-			"drop -r", pattern_arg);
-	if (cfg.pattern.kind == PATTERN_FRAMES) {
-		double rate = (double)cfg.pattern.fps * (cfg.pattern.frame_dgrams =
-							pattern_frame_dgrams(&cfg.pattern, cfg.size));
-		if (rate > 1e9)
-			opt_die("--pattern %s with -s %u: %.0f datagrams a second, above 1G", pattern_arg,
-				cfg.size, rate);
-		cfg.rate = (uint64_t)(rate + 0.5);
-	}
-	if ((cfg.pattern.kind == PATTERN_POISSON || cfg.pattern.kind == PATTERN_BURST) && !cfg.rate)
-		opt_die("--pattern %s needs -r: its mean rate", pattern_arg);
 	if (rtt_only && !cfg.rtt)
 		opt_die("%s applies to --rtt", rtt_only);
 	if (reply_arg)
@@ -277,16 +257,11 @@ static void parse(int argc, char **argv)
 	cfg.max_segs = gso_max_segs();
 	if (segs_arg)
 		cfg.segs = (unsigned)opt_u64("-g", segs_arg, OPT_PLAIN, 1, cfg.max_segs);
+	/* --pattern's rules against the other options, frames' rate and its calls (pattern.c) */
+	if ((err = pattern_plan(&cfg, &batch_set)))
+		opt_die("--pattern %s%s", cfg.pattern.spec, err);
 	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
 	gso_plan(&cfg, batch_set, max);
-	/* A burst, or a frame of MEAN + 3 SD bytes, in one send call unless -b says otherwise. */
-	if (!batch_set && (cfg.pattern.kind == PATTERN_BURST || cfg.pattern.kind == PATTERN_FRAMES)) {
-		uint64_t d = cfg.pattern.kind == PATTERN_BURST ? cfg.pattern.burst :
-			     (cfg.pattern.mean + 3 * cfg.pattern.sd + cfg.size - 1) / cfg.size;
-		d = (d + cfg.segs - 1) / cfg.segs;
-		if (d > cfg.batch)
-			cfg.batch = d < BLAST_MAX_BATCH ? (unsigned)d : BLAST_MAX_BATCH;
-	}
 	if (cfg.segs > 1 && (uint64_t)cfg.segs * cfg.size > max)
 		opt_die("-g %u with -s %u: a GSO message is at most %u bytes; use -g %u or less",
 			cfg.segs, cfg.size, max, max / cfg.size ? max / cfg.size : 1);

@@ -160,6 +160,45 @@ void pattern_init(struct sched *s, const struct blast_pattern *p, double pps, un
 	event(s, 0, 1);
 }
 
+const char *pattern_plan(struct blast_cfg *cfg, int *batch_set)
+{
+	static char why[160];
+	struct blast_pattern *p = &cfg->pattern;
+	unsigned segs = cfg->segs ? cfg->segs : 1; /* 0: automatic, which a paced run makes 1 */
+	uint64_t d;
+
+	if (p->kind == PATTERN_EVEN)
+		return NULL;
+	if (cfg->rtt)
+		return " with --rtt: a round trip is one request per send call, unpaced";
+	if (p->kind == PATTERN_FRAMES) {
+		double rate;
+		/* a frame's bytes cut into datagrams of one size; the frames set the rate */
+		if (cfg->mix.n)
+			return " with a size mix: a frame is cut into datagrams of -s; give -s N";
+		if (cfg->rate)
+			return " with -r: the frames set the rate (FPS x the datagrams of a frame); drop -r";
+		p->frame_dgrams = pattern_frame_dgrams(p, cfg->size);
+		rate = (double)p->fps * p->frame_dgrams;
+		if (rate > 1e9) {
+			snprintf(why, sizeof why, " with -s %u: %.0f datagrams a second, above 1G", cfg->size, rate);
+			return why;
+		}
+		cfg->rate = (uint64_t)(rate + 0.5);
+	}
+	if (!cfg->rate)
+		return " needs -r: its mean rate";
+	if (*batch_set || p->kind == PATTERN_POISSON)
+		return NULL;
+	/* a burst, or a frame of MEAN + 3 SD bytes, in one send call */
+	d = p->kind == PATTERN_BURST ? p->burst : (p->mean + 3 * p->sd + cfg->size - 1) / cfg->size;
+	d = (d + segs - 1) / segs;
+	if (d > cfg->batch)
+		cfg->batch = d < BLAST_MAX_BATCH ? (unsigned)d : BLAST_MAX_BATCH;
+	*batch_set = 1;
+	return NULL;
+}
+
 /* One number of a spec, [s, e), within lo..hi. */
 static int number(const char *s, const char *e, enum opt_unit u, uint64_t lo, uint64_t hi, uint64_t *out,
 		  const char *what, char *err, size_t errlen)

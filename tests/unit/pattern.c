@@ -1,5 +1,6 @@
 /* Unit tests for blast/pattern.c and its schedules in rate.c: the specs (good ones, and bad ones
- * refused with a reason), the logarithm against known values, the draws' moments (exponential:
+ * refused with a reason), the rules against other options (pattern_plan: frames' rate, a
+ * burst's call), the logarithm against known values, the draws' moments (exponential:
  * mean 1, cv 1; normal: 0 and 1), frames' mean datagrams, and each pattern's schedule taken on
  * made-up times as rate.c's unit test does: bursts whole and interleaved over flows, frames of
  * their drawn sizes at FPS, Poisson at its mean rate with its cv 1, the same seed the same
@@ -97,6 +98,35 @@ static void test_frame_dgrams(void)
 	      pattern_frame_dgrams(&p, 1000));
 	pattern_parse("frames:30:100:10000", &p, err, sizeof err);
 	CHECK(pattern_frame_dgrams(&p, 1000) >= 1, "sizes below 0 are a byte: %g", pattern_frame_dgrams(&p, 1000));
+}
+
+/* The rules at parsing: what goes with what, frames' rate, a burst's or frame's call. */
+static void test_plan(void)
+{
+	struct blast_cfg c;
+	char err[160];
+	int batch_set;
+
+#define PLAN(spec, ...) (memset(&c, 0, sizeof c), c.size = 1000, c.batch = 32, batch_set = 0, \
+			 pattern_parse(spec, &c.pattern, err, sizeof err), __VA_ARGS__, pattern_plan(&c, &batch_set))
+	CHECK(PLAN("even", (void)0) == NULL && !batch_set && c.batch == 32, "even: nothing to plan");
+	CHECK(PLAN("poisson", (void)0) != NULL, "poisson without -r refused");
+	CHECK(PLAN("burst:8", (void)0) != NULL, "burst without -r refused");
+	CHECK(PLAN("poisson", c.rate = 1000) == NULL && !batch_set && c.batch == 32, "poisson: -b as it was");
+	CHECK(PLAN("poisson", c.rate = 1000, c.rtt = 1) != NULL, "poisson with --rtt refused");
+	CHECK(PLAN("burst:100", c.rate = 1000) == NULL && batch_set && c.batch == 100, "burst:100: one call of 100");
+	CHECK(PLAN("burst:5000", c.rate = 1000) == NULL && c.batch == BLAST_MAX_BATCH, "burst:5000: -b at most 1024");
+	CHECK(PLAN("burst:8", c.rate = 1000) == NULL && c.batch == 32, "burst:8: -b 32 holds it");
+	CHECK(PLAN("burst:100", c.rate = 1000, batch_set = 1) == NULL && c.batch == 32, "burst:100 -b 32: -b kept");
+	CHECK(PLAN("burst:1000", c.rate = 1000, c.segs = 8) == NULL && c.batch == 125, "burst:1000 -g 8: 125 messages");
+	CHECK(PLAN("frames:100:5000:0", c.rate = 10) != NULL, "frames with -r refused");
+	CHECK(PLAN("frames:100:5000:0", c.mix.n = 3) != NULL, "frames with a mix refused");
+	CHECK(PLAN("frames:100:5000:0", (void)0) == NULL && c.rate == 500 && c.pattern.frame_dgrams == 5,
+	      "frames:100:5000:0 -s 1000: 500/s, %llu", (unsigned long long)c.rate);
+	CHECK(PLAN("frames:100:50000:10000", (void)0) == NULL && c.batch == 80 && batch_set,
+	      "frames of 50000 +- 10000: a call of 80 (MEAN + 3 SD), %u", c.batch);
+	CHECK(PLAN("frames:1000000:1G:0", (void)0) != NULL, "frames above 1G datagrams a second refused");
+#undef PLAN
 }
 
 /* A flow's schedule: rate_init as main does, then pattern_init. */
@@ -243,6 +273,7 @@ int main(void)
 	test_parse();
 	test_math();
 	test_frame_dgrams();
+	test_plan();
 	test_burst();
 	test_frames();
 	test_poisson();
