@@ -51,7 +51,8 @@ check "--check: even by default" test "$(field "$TMP/c.tsv" pattern)" = even
 "$BIN/suck" --check -p 0 --gaps -o tsv >"$TMP/c.tsv" 2>/dev/null
 check "suck --check: gaps 1" test "$(field "$TMP/c.tsv" gaps)" = 1
 
-# pair NAME "SUCK ARGS" BLAST ARGS...: blast into a fresh suck --gaps; B and S the reports.
+# pair NAME "SUCK ARGS" BLAST ARGS...: blast into a fresh suck --gaps, for at most 20 s unless
+# the arguments say less; B and S the reports.
 pair() {
 	p_n=$1 p_s=$2
 	shift 2
@@ -61,7 +62,7 @@ pair() {
 		fail "$p_n: suck did not start"
 		return 1
 	fi
-	"$BIN/blast" -p "$PORT" "$@" -o tsv >"$B" 2>"$TMP/$p_n.berr"
+	"$BIN/blast" -p "$PORT" -t 20 "$@" -o tsv >"$B" 2>"$TMP/$p_n.berr"
 	check "$p_n: blast exits 0" test $? -eq 0
 	check "$p_n: suck ends on the fins" wait_pid "$SUCK_PID" 30
 	check "$p_n: stop fin" test "$(field "$S" stop)" = fin
@@ -179,7 +180,7 @@ for v in $(variants); do
 		continue
 	fi
 	B=$TMP/$n.blast S=$TMP/$n.out
-	"$BIN/blast" -p "$PORT" -s 200 -r 8k -n 4000 --pattern burst:8 -o tsv >"$B" 2>/dev/null
+	"$BIN/blast" -p "$PORT" -s 200 -r 8k -n 4000 -t 20 --pattern burst:8 -o tsv >"$B" 2>/dev/null
 	check "$n: suck ends" wait_pid "$SUCK_PID" 30
 	exact "$n" burst:8
 	check "$n: p50 $(field "$S" arrival_gap_p50_us) us near 0" within "$(field "$S" arrival_gap_p50_us)" 0 100
@@ -188,7 +189,7 @@ done
 
 # Off: the keys say '-' (json null), and the setting 0.
 if start_suck off -o tsv -t 30; then
-	"$BIN/blast" -p "$PORT" -n 100 -r 10k -o tsv >/dev/null 2>&1
+	"$BIN/blast" -p "$PORT" -n 100 -t 10 -r 10k -o tsv >/dev/null 2>&1
 	wait_pid "$SUCK_PID" 20
 	check "off: gaps 0" test "$(field "$TMP/off.out" gaps)" = 0
 	for k in arrival_gap_samples arrival_gap_mean_us arrival_gap_cv arrival_gap_p50_us arrival_gap_p99_us arrival_gap_max_us; do
@@ -197,7 +198,7 @@ if start_suck off -o tsv -t 30; then
 else
 	fail "off: suck did not start"
 fi
-"$BIN/blast" -p 9 -n 10 -o tsv >"$TMP/unpaced.tsv" 2>/dev/null
+"$BIN/blast" -p 9 -n 10 -t 5 -o tsv >"$TMP/unpaced.tsv" 2>/dev/null
 check "unpaced: pattern even, its figures -" test "$(field "$TMP/unpaced.tsv" pattern)/$(field "$TMP/unpaced.tsv" pattern_gap_cv)" = "even/-"
 
 done_tests
