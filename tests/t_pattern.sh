@@ -31,6 +31,7 @@ for sp in poisson:x burst:0 burst burst:x frames:0:1:1 frames:30:0:0 frames:30:1
 done
 for args in "--pattern poisson" "--pattern burst:4" "--pattern frames:30:1000:0 -r 10" \
 	"--pattern frames:30:1000:0 -s 64:1,128:1" "--pattern poisson -r 1k --rtt"; do
+	# shellcheck disable=SC2086 # the arguments are words
 	"$BIN/blast" --check $args >/dev/null 2>"$TMP/bad.err"
 	st=$?
 	check "blast $args: exit 2 ($st): $(cat "$TMP/bad.err")" test $st -eq 2
@@ -115,9 +116,9 @@ fi
 # Poisson at 2k/s: the measured shape.
 for try in 1 2 3; do
 	n=poisson-2k-$try
-	pair $n "" -s 64 -r 2k -n 4000 --pattern poisson || break
-	exact $n poisson
-	achieved $n
+	pair "$n" "" -s 64 -r 2k -n 4000 --pattern poisson || break
+	exact "$n" poisson
+	achieved "$n"
 	mean=$(field "$S" arrival_gap_mean_us) cv=$(field "$S" arrival_gap_cv)
 	p50=$(field "$S" arrival_gap_p50_us) p99=$(field "$S" arrival_gap_p99_us)
 	echo "$n: blast cv $(field "$B" pattern_gap_cv) mean $(field "$B" pattern_gap_mean_us) us," \
