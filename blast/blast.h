@@ -1,12 +1,14 @@
 /* blast: shared declarations of the sender's parts: main.c (options, threads, report), send.c
  * (one flow's send loop and its fin), gso.c (when and how to use UDP GSO), rate.c (pacing, -r),
- * progress.c (-i lines); the send modes' table is mode.h's. No part calls back into main.c. */
+ * pattern.c (--pattern: the schedule's shape), progress.c (-i lines); the send modes' table is
+ * mode.h's. No part calls back into main.c. */
 #ifndef BLAST_H
 #define BLAST_H
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "gaps.h"
 #include "hist.h"
 #include "key.h"
 #include "mark.h"
@@ -32,6 +34,9 @@
 #define BLAST_MIX_CYCLE 65536  /* -s as a mix: sizes in its cycle (the weights' sum, MAX-MIN+1) */
 #define BLAST_MIX_KINDS 16     /* ... sizes in a weighted list */
 #define ZC_SLOTS        16     /* --zerocopy: send calls' buffers in the ring (zc.c) */
+#define BLAST_MAX_BURST 65536  /* --pattern burst:N */
+#define BLAST_MAX_FPS   1000000 /* --pattern frames:FPS:MEAN:SD */
+#define BLAST_MAX_FRAME (1ull << 30) /* ... MEAN and SD, bytes */
 _Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be one suck tracks");
 
 enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
@@ -46,6 +51,16 @@ struct blast_mix {
 	unsigned size[BLAST_MIX_KINDS], weight[BLAST_MIX_KINDS];
 	uint16_t *cycle;       /* every size fits: at most 65527 */
 	char spec[81];         /* as given, for the report */
+};
+
+/* --pattern (pattern.c): the shape of a paced run's schedule; -r stays its mean rate. */
+enum blast_pattern_kind { PATTERN_EVEN, PATTERN_POISSON, PATTERN_BURST, PATTERN_FRAMES };
+struct blast_pattern {
+	int kind;              /* PATTERN_EVEN: the arithmetic schedule of rate.c, as before patterns */
+	unsigned burst;        /* burst:N */
+	uint64_t fps, mean, sd; /* frames:FPS:MEAN:SD, MEAN and SD in bytes */
+	double frame_dgrams;   /* frames: the mean datagrams of a frame of -s (pattern_frame_dgrams) */
+	char spec[64];         /* as given, for the report */
 };
 
 struct blast_cfg {
@@ -85,6 +100,22 @@ struct blast_cfg {
 	const char *dev;       /* --dev: the device --via packet sends on, NULL = the route's */
 	uint8_t dst_mac[6];    /* --dst-mac: the frames' destination, instead of the neighbour table's */
 	int dst_mac_set;
+	struct blast_pattern pattern; /* --pattern; even unless given */
+};
+
+/* A flow's schedule under --pattern other than even: events (a datagram, a burst, a frame),
+ * each due at a time and sent back to back, drawn one after the other as the last is sent. */
+struct sched {
+	int kind;               /* enum blast_pattern_kind; PATTERN_EVEN: none of the rest is used */
+	uint64_t due;           /* the next event with datagrams to send: when it is due */
+	unsigned left, size;    /* its datagrams not yet sent, of size */
+	uint64_t t0;            /* burst, frames: the flow's first event, event k at t0 + k x period */
+	uint64_t k;
+	double period;          /* burst, frames: ns between the flow's events; poisson: the mean gap */
+	uint64_t x;             /* the flow's xorshift64* state, from a fixed seed */
+	const struct blast_pattern *p;
+	unsigned dsize;         /* frames: the datagram size frames are cut into (-s) */
+	struct gaps_sum drawn;  /* the schedule's gaps as drawn: between events, zeros within one */
 };
 
 struct rate {
@@ -94,6 +125,7 @@ struct rate {
 	uint64_t next;          /* this flow's next datagram, counted in its own */
 	uint64_t catchup;       /* overdue datagrams that may go at once */
 	unsigned flows, phase;  /* this flow takes datagrams phase, phase + flows, ... of the run */
+	struct sched sched;     /* --pattern other than even */
 };
 
 struct flow;
@@ -121,17 +153,41 @@ int mix_parse(const char *spec, unsigned lo, unsigned hi, struct blast_mix *m, c
 uint32_t mix_fin_size(const struct blast_cfg *cfg);
 double mix_mean(const struct blast_mix *m);
 
+/* pattern.c: --pattern. pattern_parse: the spec (-1 and a message naming what is wrong);
+ * pattern_plan: its rules (below);
+ * pattern_frame_dgrams: frames' mean datagrams a frame of size bytes (the mean of 65536 frames
+ * drawn with a fixed seed); pattern_init: a flow's schedule (phase of flows, at pps over all of
+ * them from t0; datagrams of size bytes), its first event drawn; pattern_next: the next event
+ * drawn, once the last is sent. The draws: xorshift64*, -ln(u) and a normal deviate without
+ * libm. */
+int pattern_parse(const char *spec, struct blast_pattern *p, char *err, size_t errlen);
+/* At parsing, after -s and -g, before gso_plan: NULL, or why the pattern does not go with the
+ * other options (the rest of a message that begins "--pattern SPEC"). Sets frames' rate, and
+ * without -b a call that holds a burst or a frame (then *batch_set, which gso_plan keeps). */
+const char *pattern_plan(struct blast_cfg *cfg, int *batch_set);
+double pattern_frame_dgrams(const struct blast_pattern *p, unsigned size);
+void pattern_init(struct sched *s, const struct blast_pattern *p, double pps, unsigned flows, unsigned phase,
+		  unsigned size, uint64_t t0);
+void pattern_next(struct sched *s);
+uint64_t pattern_rand(uint64_t *x);
+double pattern_ln(double x);             /* x > 0 */
+double pattern_exp(uint64_t *x);         /* exponential, mean 1 */
+double pattern_normal(uint64_t *x);      /* normal, mean 0, deviation 1 */
+
 /* progress.c: -i lines on stderr. progress_start returns when the first is due (0: never). */
 uint64_t progress_start(struct flow *fs, unsigned flows, double interval_s, int fmt, uint64_t t0);
 uint64_t progress_line(uint64_t now);  /* prints one; returns when the next is due */
 void progress_flow_done(void);
 void progress_watch(void);             /* returns once every flow is done */
 
+/* A paced run's process setting, once before the flows start: the timer slack of 1 ns. */
+void rate_prepare(void);
 /* Flow phase of flows paced at pps over all of them, from t0 until deadline (0 = none). */
 void rate_init(struct rate *r, double pps, unsigned flows, unsigned phase, uint64_t t0, uint64_t deadline);
 /* Up to want datagrams that may go now. When none is due it sleeps, until one is, the
  * deadline or at most 20 ms, updates *now and returns 0: the caller checks its stop
- * conditions (a signal, the deadline) and asks again. */
+ * conditions (a signal, the deadline) and asks again. With a pattern, the datagrams of the
+ * events due by now (pattern_init set r->sched after rate_init). */
 unsigned rate_take(struct rate *r, unsigned want, uint64_t *now);
 /* When this flow's next datagram is due. */
 uint64_t rate_due_ns(const struct rate *r);

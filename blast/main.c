@@ -43,6 +43,7 @@ static struct blast_cfg cfg = {
 	.mark = { .tos = -1, .ttl = -1, .priority = -1 },
 	.outstanding = 1,
 	.rtt_timeout_s = 1,
+	.pattern = { .spec = "even" },
 };
 
 static void usage(FILE *out)
@@ -60,6 +61,11 @@ static void usage(FILE *out)
 "                       GSO): SIZE:WEIGHT,... (64:7,576:4,1500:1), imix (32:7,524:4,\n"
 "                       1472:1: 64/570/1518-byte frames over IPv4) or MIN-MAX (uniform)\n"
 "  -r, --rate PPS       datagrams per second over all flows (0 = as fast as possible)\n"
+"      --pattern SPEC   the paced schedule's shape, -r its mean rate: even (as -r alone),\n"
+"                       poisson (exponential gaps), burst:N (N back to back, 1..%d),\n"
+"                       frames:FPS:MEAN:SD (FPS frames a second, each MEAN bytes with a\n"
+"                       normal deviation of SD, cut into datagrams of -s; the rate\n"
+"                       follows, no -r) (even)\n"
 "  -b, --batch N        messages per send call: 1 = one sendto each, like the 2014\n"
 "                       blast.c; more = sendmmsg, 1..%d (32; with GSO, 1)\n"
 "  -g, --gso SEGS       UDP GSO: SEGS datagrams per message, 1..%d, or 64 where the kernel\n"
@@ -102,14 +108,14 @@ static void usage(FILE *out)
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "Numbers take k, M, G (sizes in bytes: 1024-based); durations s, ms, us, ns, m.\n",
-		BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS, BLAST_MAX_OUTSTANDING, INT_MAX);
+		BLAST_MAX_BURST, BLAST_MAX_BATCH, BLAST_MAX_SEGS, BLAST_MAX_FLOWS, BLAST_MAX_OUTSTANDING, INT_MAX);
 }
 
 static void parse(int argc, char **argv)
 {
 	enum { O_RUNID = 256, O_RAW, O_PAYLOAD, O_CPU, O_KEYFILE, O_CHECK, O_TOS, O_DSCP, O_TTL, O_PRIO,
 	       O_RTT, O_OUTSTANDING, O_RTT_TIMEOUT, O_REPLY_SIZE, O_MC_IF, O_MC_LOOP, O_ZEROCOPY,
-	       O_VIA, O_DEV, O_DST_MAC };
+	       O_VIA, O_DEV, O_DST_MAC, O_PATTERN };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
 		{ "time", required_argument, 0, 't' }, { "count", required_argument, 0, 'n' },
@@ -129,11 +135,11 @@ static void parse(int argc, char **argv)
 		{ "mc-if", required_argument, 0, O_MC_IF }, { "mc-loop", no_argument, 0, O_MC_LOOP },
 		{ "zerocopy", no_argument, 0, O_ZEROCOPY },
 		{ "via", required_argument, 0, O_VIA }, { "dev", required_argument, 0, O_DEV },
-		{ "dst-mac", required_argument, 0, O_DST_MAC },
+		{ "dst-mac", required_argument, 0, O_DST_MAC }, { "pattern", required_argument, 0, O_PATTERN },
 		{ 0, 0, 0, 0 },
 	};
 	const char *size_arg = NULL, *segs_arg = NULL, *key_file = NULL, *reply_arg = NULL, *err;
-	const char *dst_mac_arg = NULL;
+	const char *dst_mac_arg = NULL, *pattern_arg = NULL;
 	const char *rtt_only = NULL; /* an option of --rtt's, for its message without it */
 	int c, time_set = 0, payload_set = 0, batch_set = 0, tos_set = 0, dscp_set = 0;
 	unsigned max;
@@ -193,6 +199,7 @@ static void parse(int argc, char **argv)
 				opt_die("--dev '%s': no such interface here", optarg);
 			break;
 		case O_DST_MAC: dst_mac_arg = optarg; break;
+		case O_PATTERN: pattern_arg = optarg; break;
 		case 'h': usage(stdout); opt_done();
 		case 'V': printf("blast %s\n", version_text); opt_done();
 		case ':': opt_die("%s needs a value", argv[optind - 1]);
@@ -245,6 +252,13 @@ static void parse(int argc, char **argv)
 	if (dst_mac_arg && packet_mac(dst_mac_arg, cfg.dst_mac) < 0)
 		opt_die("--dst-mac '%s': accepted: six hex bytes with ':' between (02:62:73:00:00:02)", dst_mac_arg);
 	cfg.dst_mac_set = dst_mac_arg != NULL;
+	if (pattern_arg) {
+		char why[160];
+		if (pattern_parse(pattern_arg, &cfg.pattern, why, sizeof why) < 0)
+			opt_die("--pattern '%s': %s; accepted: even, poisson, burst:N (N 1..%d), "
+				"frames:FPS:MEAN:SD (FPS 1..%d, MEAN 1..1G bytes, SD 0..1G)", pattern_arg, why,
+				BLAST_MAX_BURST, BLAST_MAX_FPS);
+	}
 	if (rtt_only && !cfg.rtt)
 		opt_die("%s applies to --rtt", rtt_only);
 	if (reply_arg)
@@ -275,6 +289,11 @@ static void parse(int argc, char **argv)
 		fprintf(stderr, "blast: note: -g %u with --via packet: every frame is one datagram; -g 1\n", cfg.segs);
 	if (cfg.via)
 		cfg.segs = 1;
+	if (cfg.via && cfg.pattern.kind != PATTERN_EVEN)
+		opt_die("--via packet with --pattern %s: the packet ring paces evenly", cfg.pattern.spec);
+	/* --pattern's rules against the other options, frames' rate and its calls (pattern.c) */
+	if ((err = pattern_plan(&cfg, &batch_set)))
+		opt_die("--pattern %s%s", cfg.pattern.spec, err);
 	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
 	gso_plan(&cfg, batch_set, max);
 	if (cfg.segs > 1 && (uint64_t)cfg.segs * cfg.size > max)
@@ -463,6 +482,34 @@ static void add_zc(struct report *r, const struct flow_total *t)
 	}
 }
 
+/* --pattern: the spec, and the mean and coefficient of variation of the gaps between a flow's
+ * datagrams in the schedule: as drawn (over every flow), even's as it is by construction (the
+ * rate shared out over the flows, no variation); '-' unpaced. */
+static void add_pattern(struct report *r, const struct flow *fs)
+{
+	struct gaps_sum drawn = { 0 };
+	double cv;
+
+	report_str(r, "pattern", cfg.pattern.spec);
+	if (!cfg.rate) {
+		report_none(r, "pattern_gap_mean_us");
+		report_none(r, "pattern_gap_cv");
+		return;
+	}
+	if (cfg.pattern.kind == PATTERN_EVEN) {
+		report_f(r, "pattern_gap_mean_us", cfg.flows * 1e6 / (double)cfg.rate, 3);
+		report_f(r, "pattern_gap_cv", 0, 4);
+		return;
+	}
+	for (unsigned i = 0; i < cfg.flows; i++)
+		gaps_sum_merge(&drawn, &fs[i].rate.sched.drawn);
+	report_f(r, "pattern_gap_mean_us", gaps_mean(&drawn) / 1e3, 3);
+	if ((cv = gaps_cv(&drawn)) >= 0)
+		report_f(r, "pattern_gap_cv", cv, 4);
+	else
+		report_none(r, "pattern_gap_cv");
+}
+
 /* Prints the run's figures; the adding up is flow_sum's (send.c). */
 static void add_report(struct report *r, const struct flow *fs, const struct sys_cpu *c0,
 		       const struct sys_cpu *c1)
@@ -509,6 +556,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_u64(r, "gso", fs[0].segs);
 	report_u64(r, "gso_max_segs", cfg.max_segs);
 	report_u64(r, "rate", cfg.rate);
+	add_pattern(r, fs);
 	report_str(r, "payload", payload_names[cfg.payload]);
 	report_u64(r, "raw", (uint64_t)cfg.raw);
 	report_f(r, "time_limit_s", cfg.time_s, 3);
@@ -553,6 +601,7 @@ static int check(void)
 	report_u64(&r, "gso_auto", (uint64_t)(cfg.gso_auto && f.segs > 1));
 	report_u64(&r, "gso_max_segs", cfg.max_segs);
 	report_u64(&r, "rate", cfg.rate);
+	report_str(&r, "pattern", cfg.pattern.spec);
 	report_str(&r, "payload", payload_names[cfg.payload]);
 	report_u64(&r, "raw", (uint64_t)cfg.raw);
 	report_f(&r, "time_limit_s", cfg.time_s, 3);
@@ -609,6 +658,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (cfg.rate)
+		rate_prepare();
 	sys_cpu_now(&c0);
 	t0 = sys_mono_ns();
 	/* One start and one deadline for all flows, however late a thread starts: the run's -t
@@ -617,6 +668,8 @@ int main(int argc, char **argv)
 		fs[i].deadline_ns = cfg.time_s > 0 ? t0 + (uint64_t)(cfg.time_s * 1e9) : 0;
 		if (cfg.rate)
 			rate_init(&fs[i].rate, (double)cfg.rate, cfg.flows, i, t0, fs[i].deadline_ns);
+		if (cfg.rate && cfg.pattern.kind != PATTERN_EVEN)
+			pattern_init(&fs[i].rate.sched, &cfg.pattern, (double)cfg.rate, cfg.flows, i, cfg.size, t0);
 	}
 	first_line = progress_start(fs, cfg.flows, cfg.interval_s, cfg.fmt, t0);
 	if (cfg.flows == 1) {

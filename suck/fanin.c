@@ -306,6 +306,10 @@ void fanin_add(struct total *t, const struct total *run)
 		t->jitter = 1;
 		jitter_merge(&t->jit, &run->jit);
 	}
+	if (run->gaps) {
+		t->gaps = 1;
+		gaps_merge(&t->gap, &run->gap);
+	}
 	if (run->latency) {
 		t->latency = 1;
 		rx_latency_merge(&t->lat, &run->lat);

@@ -86,7 +86,7 @@ static void usage(FILE *out)
 "  -j, --threads N      N sockets with SO_REUSEPORT, one thread each, 1..%d (1)\n"
 "      --one-socket     -j: the N threads share one socket (no SO_REUSEPORT), each batch\n"
 "                       counted under one lock (mmsg; not with --serve, --senders,\n"
-"                       --jitter, --echo, --join; off)\n"
+"                       --jitter, --gaps, --echo, --join; off)\n"
 "      --retain N       copy: keep the last N copies alive, 0..%d (0)\n"
 "      --run-id ID      accept only this run (blast --run-id), 1..4294967295 (the run of\n"
 "                       the first data datagram); --serve and --senders N: ID,ID,... the\n"
@@ -109,6 +109,8 @@ static void usage(FILE *out)
 "                       (64M)\n"
 "      --jitter         RFC 3550 interarrival jitter of every flow, and the percentiles of\n"
 "                       the delay variation |D|, from the kernel's receive stamps (off)\n"
+"      --gaps           the gaps between each flow's datagrams as they arrived, from the\n"
+"                       kernel's receive stamps: mean, variation, percentiles (off)\n"
 "      --marks          read the TOS (traffic class) and TTL (hop limit) of every valid\n"
 "                       datagram: the first's, and how many differ from it (off)\n"
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro, xdp; off)\n"
@@ -192,7 +194,7 @@ static void parse(int argc, char **argv)
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
 	       O_XDPDEV, O_XDPZC,
 	       O_MARKS, O_JITTER, O_ECHO, O_ECHO_MAX, O_ECHO_BUDGET, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE,
-	       O_RUNS, O_RUN_TIMEOUT, O_SENDERS, O_ONE };
+	       O_RUNS, O_RUN_TIMEOUT, O_SENDERS, O_ONE, O_GAPS };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
@@ -219,7 +221,7 @@ static void parse(int argc, char **argv)
 		{ "serve", no_argument, 0, O_SERVE }, { "runs", required_argument, 0, O_RUNS },
 		{ "run-timeout", required_argument, 0, O_RUN_TIMEOUT },
 		{ "senders", required_argument, 0, O_SENDERS },
-		{ "one-socket", no_argument, 0, O_ONE },
+		{ "one-socket", no_argument, 0, O_ONE }, { "gaps", no_argument, 0, O_GAPS },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -262,6 +264,7 @@ static void parse(int argc, char **argv)
 		case O_SPIN: cfg.spin = 1; break;
 		case O_MARKS: cfg.marks = 1; break;
 		case O_JITTER: cfg.jitter = 1; break;
+		case O_GAPS: cfg.gaps = 1; break;
 		case O_ECHO: cfg.echo = 1; break;
 		case O_ECHO_MAX:
 			cfg.echo_max = (unsigned)opt_u64("--echo-max", optarg, OPT_BYTES, 0, WIRE_MAX_REPLY);
@@ -402,9 +405,10 @@ static void parse(int argc, char **argv)
 				"run at a time", cfg.serve ? "--serve" : "--senders");
 		/* RFC 3550's D is between datagrams in arrival order; the accountant sees batches in
 		 * the order the threads take its lock */
-		if (cfg.jitter)
-			opt_die("--one-socket with --jitter: the threads' batches are counted in the order "
-				"they take the lock, not the order they arrived, and jitter needs the latter");
+		if (cfg.jitter || cfg.gaps)
+			opt_die("--one-socket with %s: the threads' batches are counted in the order "
+				"they take the lock, not the order they arrived, and %s needs the latter",
+				cfg.jitter ? "--jitter" : "--gaps", cfg.jitter ? "jitter" : "a gap");
 		if (cfg.echo)
 			opt_die("--one-socket with --echo: the replies are queued per thread; run -j without "
 				"--one-socket");
@@ -562,9 +566,9 @@ static int open_socket(const struct net_addr *a, int first)
 		warn("setsockopt SO_RCVTIMEO");
 		return -1;
 	}
-	/* --latency, --jitter: the kernel stamps every datagram as it receives it (software, the
+	/* --latency, --jitter, --gaps: the kernel stamps every datagram as it receives it (software, the
 	 * realtime clock, as blast's send time), delivered as a control message. */
-	if ((cfg.latency || cfg.jitter) && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
+	if ((cfg.latency || cfg.jitter || cfg.gaps) && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
 		warn("setsockopt SO_TIMESTAMPNS");
 		return -1;
 	}
@@ -699,6 +703,7 @@ static int check(void)
 	report_u64(&r, "latency", (uint64_t)cfg.latency);
 	report_u64(&r, "marks", (uint64_t)cfg.marks);
 	report_u64(&r, "jitter", (uint64_t)cfg.jitter);
+	report_u64(&r, "gaps", (uint64_t)cfg.gaps);
 	report_u64(&r, "echo", (uint64_t)cfg.echo);
 	total_echo(&r, &cfg);
 	report_u64(&r, "serve", (uint64_t)cfg.serve);

@@ -55,6 +55,13 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 			return -1;
 		}
 	}
+	if (cfg->gaps) {
+		rx->gap = mmap(NULL, sizeof *rx->gap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (rx->gap == MAP_FAILED) {
+			rx->gap = NULL;
+			return -1;
+		}
+	}
 	/* --echo: as many replies queued as one receive call can take; one budget for every
 	 * thread, made before any thread runs (the threads' states are set up one by one) */
 	if (cfg->echo && !sh->echo_budget && !(sh->echo_budget = echo_budget_new(cfg->echo_budget)))
@@ -62,8 +69,8 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 	if (cfg->echo && !(rx->echo = echo_new(cfg->variant && cfg->variant->batch ? cfg->batch : 1,
 					      cfg->to.ss.ss_family, cfg->echo_max, sh->echo_budget)))
 		return -1;
-	rx->ctl = cfg->latency || cfg->marks || cfg->jitter;
-	rx->extra = cfg->latency || cfg->marks || cfg->jitter || cfg->echo;
+	rx->ctl = cfg->latency || cfg->marks || cfg->jitter || cfg->gaps;
+	rx->extra = cfg->latency || cfg->marks || cfg->jitter || cfg->gaps || cfg->echo;
 	return seq_init(&rx->trk);
 }
 
@@ -114,6 +121,9 @@ int rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const ui
 	/* --jitter: the kernel's receive stamp; the hand-off's time (--latency) or now without */
 	if (rx->jit)
 		jitter_add(rx->jit, h->flow, h->send_ns, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
+	/* --gaps: likewise; gro's segments of one buffer share its stamp, arriving as one */
+	if (rx->gap)
+		gaps_add(rx->gap, h->flow, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
 	/* after the work, which rx_take has done (no variant that hands the work on echoes) */
 	if (rx->echo)
 		echo_add(rx->echo, rx->fd, buf, len, src);
@@ -262,6 +272,9 @@ void rx_free(struct rx *rx)
 	if (rx->jit)
 		munmap(rx->jit, sizeof *rx->jit);
 	rx->jit = NULL;
+	if (rx->gap)
+		munmap(rx->gap, sizeof *rx->gap);
+	rx->gap = NULL;
 	echo_free(rx->echo);
 	rx->echo = NULL;
 	seq_free(&rx->trk);

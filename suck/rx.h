@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "gaps.h"
 #include "hist.h"
 #include "jitter.h"
 #include "key.h"
@@ -151,6 +152,7 @@ struct rx {
 	uint32_t mark;             /* --marks: the marking of the datagram at hand (mark.h) */
 	uint64_t marks_changed;    /* --marks: valid datagrams marked unlike the run's first */
 	struct jitter *jit;        /* --jitter: per flow J and |D|; NULL without */
+	struct gaps *gap;          /* --gaps: per flow arrival gaps; NULL without */
 	struct echo *echo;         /* --echo: the replies queued; NULL without */
 	uint64_t jit_sum;          /* ... as last added into rx_shared */
 	unsigned jit_flows;
@@ -232,7 +234,7 @@ struct rx_latency {
 #define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)) + MARK_CTL_LEN)
 /* The stamp and the marking of one received message, into rx->stamp_ns and rx->mark. */
 void rx_ctl(struct rx *rx, struct msghdr *mh);
-/* A valid datagram's measures beyond the count (--latency, --marks, --jitter) and its reply
+/* A valid datagram's measures beyond the count (--latency, --marks, --jitter, --gaps) and its reply
  * (--echo), after seq_seen; returns what rx_take_as does (1: valid, work 0 and --latency, for
  * pool's worker to record the delay): out of
  * line, so that the fast path without them is one test of rx->extra. */

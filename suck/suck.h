@@ -71,6 +71,7 @@ struct suck_cfg {
 	int xdp_zc;            /* --xdp-zc: AF_XDP in zero-copy mode */
 	int marks;             /* --marks: read every valid datagram's TOS and TTL (control messages) */
 	int jitter;            /* --jitter: RFC 3550 jitter and |D| percentiles, from receive stamps */
+	int gaps;              /* --gaps: each flow's arrival gaps, from receive stamps (gaps.h) */
 	int echo;              /* --echo: every valid datagram back to its source (blast --rtt) */
 	unsigned echo_max;     /* --echo-max: a reply may be this large when its request is smaller */
 	uint64_t echo_budget;  /* --echo-budget: bytes a second per source beyond the requests' */

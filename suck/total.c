@@ -62,6 +62,10 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 			t->jitter = 1;
 			jitter_merge(&t->jit, r->jit);
 		}
+		if (r->gap) {
+			t->gaps = 1;
+			gaps_merge(&t->gap, r->gap);
+		}
 		if (r->first_ns && (!t->first_ns || r->first_ns < t->first_ns))
 			t->first_ns = r->first_ns;
 		if (r->last_ns > t->last_ns)
@@ -211,6 +215,36 @@ static void add_jitter(struct report *r, const struct total *t)
 	}
 }
 
+/* --gaps: the gaps between a flow's successive valid datagrams as they arrived (the kernel's
+ * receive stamps), over every flow: mean, coefficient of variation, percentiles and the largest
+ * (one stall of the sender's is enough to raise the cv: the largest says whether one did);
+ * '-' without. */
+static void add_gaps(struct report *r, const struct total *t)
+{
+	static const char *const keys[] = { "arrival_gap_samples", "arrival_gap_mean_us", "arrival_gap_cv",
+					    "arrival_gap_p50_us", "arrival_gap_p99_us", "arrival_gap_max_us" };
+	const struct gaps_sum *s = &t->gap.sum;
+	double cv = gaps_cv(s);
+
+	if (!t->gaps || !s->n) {
+		for (unsigned i = 0; i < sizeof keys / sizeof *keys; i++)
+			if (i == 0 && t->gaps)
+				report_u64(r, keys[i], 0);
+			else
+				report_none(r, keys[i]);
+		return;
+	}
+	report_u64(r, "arrival_gap_samples", s->n);
+	report_f(r, "arrival_gap_mean_us", gaps_mean(s) / 1e3, 3);
+	if (cv >= 0)
+		report_f(r, "arrival_gap_cv", cv, 4);
+	else
+		report_none(r, "arrival_gap_cv");
+	report_f(r, "arrival_gap_p50_us", (double)hist_quantile(&t->gap.hist, 0.50) / 1e3, 2);
+	report_f(r, "arrival_gap_p99_us", (double)hist_quantile(&t->gap.hist, 0.99) / 1e3, 2);
+	report_f(r, "arrival_gap_max_us", (double)t->gap.hist.max_ns / 1e3, 2);
+}
+
 static void add_loss_runs(struct report *r, const struct seq_runs *runs)
 {
 	report_u64(r, "loss_runs", runs->runs);
@@ -348,6 +382,8 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	add_marks(r, t, cfg->marks);
 	report_u64(r, "jitter", (uint64_t)cfg->jitter);
 	add_jitter(r, t);
+	report_u64(r, "gaps", (uint64_t)cfg->gaps);
+	add_gaps(r, t);
 	add_loss_runs(r, &t->seq.runs);
 	report_u64(r, "echo", (uint64_t)cfg->echo);
 	total_echo(r, cfg);

@@ -40,6 +40,8 @@ struct total {
 	uint32_t mark_first;         /* --marks: the first's marking, RX_MARK_SEEN when there was one */
 	int jitter;                  /* --jitter: jit holds the flows' J and the |D| histogram */
 	struct jitter jit;
+	int gaps;                    /* --gaps: gap holds the flows' arrival gaps */
+	struct gaps gap;
 	int latency;                 /* --latency: lat holds the merged histograms */
 	struct rx_latency lat;
 };
