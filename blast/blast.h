@@ -1,12 +1,14 @@
 /* blast: shared declarations of the sender's parts: main.c (threads, report), options.c and
  * options.h (the options), send.c (one flow's send loop and its fin), gso.c (when and how to
- * use UDP GSO), rate.c (pacing, -r), progress.c (-i lines). No part calls back into main.c. */
+ * use UDP GSO), rate.c (pacing, -r), pattern.c (--pattern: the schedule's shape), progress.c
+ * (-i lines); the send modes' table is mode.h's. No part calls back into main.c. */
 #ifndef BLAST_H
 #define BLAST_H
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "gaps.h"
 #include "hist.h"
 #include "key.h"
 #include "mark.h"
@@ -31,6 +33,9 @@
 #define BLAST_MIX_CYCLE 65536  /* -s as a mix: sizes in its cycle (the weights' sum, MAX-MIN+1) */
 #define BLAST_MIX_KINDS 16     /* ... sizes in a weighted list */
 #define ZC_SLOTS        16     /* --zerocopy: send calls' buffers in the ring (zc.c) */
+#define BLAST_MAX_BURST 65536  /* --pattern burst:N */
+#define BLAST_MAX_FPS   1000000 /* --pattern frames:FPS:MEAN:SD */
+#define BLAST_MAX_FRAME (1ull << 30) /* ... MEAN and SD, bytes */
 _Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be one suck tracks");
 
 enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
@@ -49,7 +54,17 @@ struct blast_mix {
 
 /* The report's sections of settings (options.h's BS_*): --check prints them in this order,
  * the report where its keys go. */
-enum blast_sec { BS_HEAD = 1, BS_SIZE, BS_SHAPE, BS_RUN, BS_MARKS, BS_RTT, BS_ZC, BS_END };
+enum blast_sec { BS_HEAD = 1, BS_SIZE, BS_SHAPE, BS_RUN, BS_MARKS, BS_RTT, BS_ZC, BS_VIA, BS_END };
+
+/* --pattern (pattern.c): the shape of a paced run's schedule; -r stays its mean rate. */
+enum blast_pattern_kind { PATTERN_EVEN, PATTERN_POISSON, PATTERN_BURST, PATTERN_FRAMES };
+struct blast_pattern {
+	int kind;              /* PATTERN_EVEN: the arithmetic schedule of rate.c, as before patterns */
+	unsigned burst;        /* burst:N */
+	uint64_t fps, mean, sd; /* frames:FPS:MEAN:SD, MEAN and SD in bytes */
+	double frame_dgrams;   /* frames: the mean datagrams of a frame of -s (pattern_frame_dgrams) */
+	char spec[64];         /* as given, for the report */
+};
 
 struct blast_cfg {
 	/* every option's value, each declared by its row in options.h */
@@ -69,6 +84,24 @@ struct blast_cfg {
 	int group;             /* -a is a multicast group: TTL 1 unless --ttl, --mc-if, --mc-loop */
 	unsigned mc_ifindex;   /* --mc-if's */
 	struct blast_mix mix;  /* -s as a mix; last, so the one-size loop's fields stay where they were */
+	uint8_t dst_mac[6];    /* --dst-mac: the frames' destination, instead of the neighbour table's */
+	int dst_mac_set;
+	struct blast_pattern pattern; /* --pattern (its row's setter); even unless given */
+};
+
+/* A flow's schedule under --pattern other than even: events (a datagram, a burst, a frame),
+ * each due at a time and sent back to back, drawn one after the other as the last is sent. */
+struct sched {
+	int kind;               /* enum blast_pattern_kind; PATTERN_EVEN: none of the rest is used */
+	uint64_t due;           /* the next event with datagrams to send: when it is due */
+	unsigned left, size;    /* its datagrams not yet sent, of size */
+	uint64_t t0;            /* burst, frames: the flow's first event, event k at t0 + k x period */
+	uint64_t k;
+	double period;          /* burst, frames: ns between the flow's events; poisson: the mean gap */
+	uint64_t x;             /* the flow's xorshift64* state, from a fixed seed */
+	const struct blast_pattern *p;
+	unsigned dsize;         /* frames: the datagram size frames are cut into (-s) */
+	struct gaps_sum drawn;  /* the schedule's gaps as drawn: between events, zeros within one */
 };
 
 /* options.c: the command line into cfg, every rule between options checked (a bad one ends
@@ -87,6 +120,7 @@ struct rate {
 	uint64_t next;          /* this flow's next datagram, counted in its own */
 	uint64_t catchup;       /* overdue datagrams that may go at once */
 	unsigned flows, phase;  /* this flow takes datagrams phase, phase + flows, ... of the run */
+	struct sched sched;     /* --pattern other than even */
 };
 
 struct flow;
@@ -114,17 +148,41 @@ int mix_parse(const char *spec, unsigned lo, unsigned hi, struct blast_mix *m, c
 uint32_t mix_fin_size(const struct blast_cfg *cfg);
 double mix_mean(const struct blast_mix *m);
 
+/* pattern.c: --pattern. pattern_parse: the spec (-1 and a message naming what is wrong);
+ * pattern_plan: its rules (below);
+ * pattern_frame_dgrams: frames' mean datagrams a frame of size bytes (the mean of 65536 frames
+ * drawn with a fixed seed); pattern_init: a flow's schedule (phase of flows, at pps over all of
+ * them from t0; datagrams of size bytes), its first event drawn; pattern_next: the next event
+ * drawn, once the last is sent. The draws: xorshift64*, -ln(u) and a normal deviate without
+ * libm. */
+int pattern_parse(const char *spec, struct blast_pattern *p, char *err, size_t errlen);
+/* At parsing, after -s and -g, before gso_plan: NULL, or why the pattern does not go with the
+ * other options (the rest of a message that begins "--pattern SPEC"). Sets frames' rate, and
+ * without -b a call that holds a burst or a frame (then *batch_set, which gso_plan keeps). */
+const char *pattern_plan(struct blast_cfg *cfg, int *batch_set);
+double pattern_frame_dgrams(const struct blast_pattern *p, unsigned size);
+void pattern_init(struct sched *s, const struct blast_pattern *p, double pps, unsigned flows, unsigned phase,
+		  unsigned size, uint64_t t0);
+void pattern_next(struct sched *s);
+uint64_t pattern_rand(uint64_t *x);
+double pattern_ln(double x);             /* x > 0 */
+double pattern_exp(uint64_t *x);         /* exponential, mean 1 */
+double pattern_normal(uint64_t *x);      /* normal, mean 0, deviation 1 */
+
 /* progress.c: -i lines on stderr. progress_start returns when the first is due (0: never). */
 uint64_t progress_start(struct flow *fs, unsigned flows, double interval_s, int fmt, uint64_t t0);
 uint64_t progress_line(uint64_t now);  /* prints one; returns when the next is due */
 void progress_flow_done(void);
 void progress_watch(void);             /* returns once every flow is done */
 
+/* A paced run's process setting, once before the flows start: the timer slack of 1 ns. */
+void rate_prepare(void);
 /* Flow phase of flows paced at pps over all of them, from t0 until deadline (0 = none). */
 void rate_init(struct rate *r, double pps, unsigned flows, unsigned phase, uint64_t t0, uint64_t deadline);
 /* Up to want datagrams that may go now. When none is due it sleeps, until one is, the
  * deadline or at most 20 ms, updates *now and returns 0: the caller checks its stop
- * conditions (a signal, the deadline) and asks again. */
+ * conditions (a signal, the deadline) and asks again. With a pattern, the datagrams of the
+ * events due by now (pattern_init set r->sched after rate_init). */
 unsigned rate_take(struct rate *r, unsigned want, uint64_t *now);
 /* When this flow's next datagram is due. */
 uint64_t rate_due_ns(const struct rate *r);
@@ -164,6 +222,7 @@ struct flow {
 	uint64_t zc_enobufs;     /* send calls refused with ENOBUFS (then sent again) */
 	uint64_t zc_waits;       /* calls that waited for their slot's completions */
 	uint64_t zc_foreign;     /* error-queue entries that were not blast's completions */
+	struct pkt *pkt;         /* --via packet: the flow's ring and its counts (packet.c) */
 };
 
 /* The flows of a run added up, apart from printing them. */
@@ -176,11 +235,14 @@ struct flow_total {
 };
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t);
 
+/* A datagram's payload as --payload asks (random, zero, or byte i of a datagram i mod 251). */
+void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len);
+
+/* A flow's buffers, shaped for its send calls (every mode's setup; with --zerocopy a ring of
+ * ZC_SLOTS calls' buffers): 0, -1 with errno; flow_free frees them. The send loops themselves
+ * are the modes' (mode.h). */
 int flow_setup(struct flow *f);
 void flow_free(struct flow *f);
-void flow_run(struct flow *f);  /* the send loop, then the fins */
-void flow_run_mix(struct flow *f); /* the same for a size mix (-s as a mix) */
-void flow_run_zc(struct flow *f);  /* the same with --zerocopy */
 void flow_fins(struct flow *f, uint64_t duration_ns); /* the fins, repeated until suck is gone */
 
 /* zc.c: --zerocopy. zc_socket sets SO_ZEROCOPY (-1: this kernel has none, f->error says
@@ -196,18 +258,56 @@ void zc_result(struct flow *f, long n, int e, unsigned msgs, int flags);
 void zc_drain(struct flow *f);
 void zc_say(const struct flow_total *t, const struct blast_cfg *cfg);
 
-/* rtt.c: --rtt. rtt_setup allocates a flow's requests in flight (-1: no memory), rtt_run is its
- * loop instead of flow_run (the fins included), rtt_sum adds the flows' round trips up. */
+/* rtt.c: --rtt, the mode_rtt row (mode.h): its flows keep requests in flight and time their
+ * replies; rtt_sum adds the flows' round trips up. */
 struct rtt_total {
 	uint64_t transactions, lost, late, foreign;
+	uint64_t short_;        /* of lost: ended by a reply shorter than asked */
 	struct hist rtt;        /* round trips, ns */
 	uint64_t stamped;       /* replies with suck's time */
 	uint64_t best_rtt;      /* the fastest of those, ns */
 	int64_t offset;         /* suck's clock - blast's, ns, within best_rtt / 2 */
 };
-int rtt_setup(struct flow *f);
-void rtt_free(struct flow *f);
-void rtt_run(struct flow *f);
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t);
+
+/* packet.c: --via packet, the mode_packet row (mode.h). packet_prepare finds the path once (the
+ * device, the MACs, the source address; a run may ask for the neighbour's entry, run 0 sends
+ * nothing) and tries one ring: 0, or the exit code after saying why (1; 2: -s above the
+ * device's MTU; 4: no CAP_NET_RAW, loopback, a device with no Ethernet header). packet_mac
+ * parses --dst-mac (-1: not six hex bytes with ':'). packet_dev and packet_dst_mac say the path
+ * found (the reports' dev and dst_mac; NULL before packet_prepare, or no neighbour entry yet);
+ * packet_report adds a run's keys tx_frames, ring_full, ring_refused.
+ * The frame builder, for the flows and the unit tests: pkt_headers writes the Ethernet, IP and
+ * UDP headers of a UDP payload of len bytes (the UDP checksum 0) and returns their length;
+ * pkt_udp_base is the folded sum of the pseudo-header and the UDP datagram at udp (its checksum
+ * 0); pkt_stamp writes seq and send time into blast's header after udp and the checksum for
+ * them from base, the sum with both 0; pkt_udp_csum writes the checksum of what udp holds. */
+struct pkt_path {
+	int family;                 /* the frames': AF_INET (also for a v4-mapped -a) or AF_INET6 */
+	char dev[16];
+	unsigned ifindex, mtu;
+	int up;
+	uint8_t src_mac[6], dst_mac[6];
+	int dst_known;              /* dst_mac is known (--check may find no entry yet) */
+	uint8_t src[16], dst[16];   /* 4 or 16 bytes */
+	uint16_t dport;
+	uint8_t tos, ttl;
+	unsigned hdr_len;           /* Ethernet + IP + UDP: 42 or 62 */
+	struct sockaddr_storage src_ss, dst_ss;
+	socklen_t src_len, dst_len;
+	int test_badsum;            /* BS_VIA_TEST=badsum: every data frame's UDP checksum off by one */
+};
+struct report;
+int packet_prepare(const struct blast_cfg *cfg, int run);
+int packet_mac(const char *s, uint8_t mac[6]);
+const char *packet_dev(void);
+const char *packet_dst_mac(char *buf, size_t len);
+void packet_report(struct report *r, const struct blast_cfg *cfg, const struct flow *fs, unsigned n);
+uint64_t pkt_sum(uint64_t sum, const uint8_t *p, size_t len);
+uint16_t pkt_fold(uint64_t sum);
+size_t pkt_headers(const struct pkt_path *p, uint8_t *f, uint16_t sport, size_t len);
+uint32_t pkt_udp_base(const struct pkt_path *p, const uint8_t *udp);
+void pkt_stamp(uint8_t *udp, uint32_t base, uint64_t seq, uint64_t send_ns);
+void pkt_udp_csum(const struct pkt_path *p, uint8_t *udp);
 
 #endif

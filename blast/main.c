@@ -2,7 +2,8 @@
  * a set rate, each with the header suck needs to account for it (or none with --raw), and
  * end every flow with a fin carrying its totals. --check goes as far as a run does before its
  * first send call and reports the settings instead. Exit: 0 sent (or checked), 1 runtime
- * failure, 2 bad usage, 4 -g asked for UDP GSO and this kernel has none. */
+ * failure, 2 bad usage, 4 -g asked for UDP GSO and this kernel has none (or --zerocopy for
+ * MSG_ZEROCOPY; --via packet without CAP_NET_RAW or on loopback). */
 #include <err.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -16,6 +17,7 @@
 
 #include "blast.h"
 #include "mcast.h"
+#include "mode.h"
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
@@ -62,31 +64,27 @@ static int open_socket(struct flow *f)
 	return 0;
 }
 
+static const struct send_mode *mode; /* every flow's (mode_pick) */
+
 static void *flow_thread(void *arg)
 {
 	struct flow *f = arg;
 
 	if (cfg.cpu >= 0 && sys_pin(((unsigned)cfg.cpu + f->id) % sys_ncpu()) < 0)
 		warn("warning: sched_setaffinity");
-	if (cfg.rtt)
-		rtt_run(f);
-	else if (cfg.mix.n)
-		flow_run_mix(f);
-	else if (cfg.zerocopy)
-		flow_run_zc(f);
-	else
-		flow_run(f);
+	mode->run(f);
 	progress_flow_done();
 	return NULL;
 }
 
-/* --rtt's figures: transactions answered, lost, late and foreign replies, transactions per
- * second over the flows' window, and the round trips' percentiles; '-' without --rtt. */
+/* --rtt's figures: transactions answered, lost, late, foreign and short replies, transactions
+ * per second over the flows' window, and the round trips' percentiles; '-' without --rtt. */
 static void add_rtt(struct report *r, const struct flow *fs, double dur)
 {
-	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_late", "rtt_foreign", "tps",
-					    "rtt_p50_us", "rtt_p90_us", "rtt_p99_us", "rtt_p999_us",
-					    "rtt_max_us", "rtt_mean_us", "clock_offset_us", "clock_offset_err_us" };
+	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_late", "rtt_foreign",
+					    "rtt_short", "tps", "rtt_p50_us", "rtt_p90_us", "rtt_p99_us",
+					    "rtt_p999_us", "rtt_max_us", "rtt_mean_us", "clock_offset_us",
+					    "clock_offset_err_us" };
 	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
 	static struct rtt_total t;
 
@@ -101,12 +99,13 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 	report_u64(r, "rtt_lost", t.lost);
 	report_u64(r, "rtt_late", t.late);
 	report_u64(r, "rtt_foreign", t.foreign);
+	report_u64(r, "rtt_short", t.short_);
 	report_f(r, "tps", dur > 0 ? (double)t.transactions / dur : 0, 0);
 	for (unsigned i = 0; i < 4; i++)
 		if (t.rtt.n)
-			report_f(r, keys[5 + i], (double)hist_quantile(&t.rtt, qs[i]) / 1e3, 2);
+			report_f(r, keys[6 + i], (double)hist_quantile(&t.rtt, qs[i]) / 1e3, 2);
 		else
-			report_none(r, keys[5 + i]);
+			report_none(r, keys[6 + i]);
 	if (t.rtt.n) {
 		report_f(r, "rtt_max_us", (double)t.rtt.max_ns / 1e3, 2);
 		report_f(r, "rtt_mean_us", hist_mean(&t.rtt) / 1e3, 2);
@@ -122,6 +121,20 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 		report_none(r, "clock_offset_us");
 		report_none(r, "clock_offset_err_us");
 	}
+}
+
+/* --rtt: replies cut short say what suck needs for the size asked. */
+static void rtt_warn(const struct flow *fs)
+{
+	static struct rtt_total t;
+	unsigned want = cfg.reply_size ? cfg.reply_size : cfg.size;
+
+	rtt_sum(fs, cfg.flows, &t);
+	if (t.short_)
+		fprintf(stderr, "blast: warning: %llu replies were shorter than the %u bytes asked for "
+			"(rtt_short; their requests counted in rtt_lost): suck --echo sends no reply larger "
+			"than its request (%u bytes) unless started with --echo-max %u or more\n",
+			(unsigned long long)t.short_, want, cfg.size, want);
 }
 
 /* --zerocopy's counts (blast.h says each), '-' without it. */
@@ -183,6 +196,8 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	blast_settings(r, &cfg, BS_MARKS, 0, &fs[0]);
 	add_rtt(r, fs, dur);
 	add_zc(r, fs, &t);
+	blast_settings(r, &cfg, BS_VIA, 0, &fs[0]);
+	packet_report(r, &cfg, fs, cfg.flows);
 }
 
 /* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
@@ -194,10 +209,13 @@ static int check(void)
 {
 	struct flow f = { .cfg = &cfg };
 	struct report r;
+	int rc;
 
 	if (open_socket(&f) < 0)
 		return 1;
 	close(f.fd);
+	if (cfg.via && (rc = packet_prepare(&cfg, 0)) != 0)
+		return rc;
 	report_init(&r);
 	report_str(&r, "tool", "blast");
 	report_str(&r, "version", version_text);
@@ -228,6 +246,9 @@ int main(int argc, char **argv)
 		return check();
 	while (!cfg.run_id)
 		sys_random(&cfg.run_id, sizeof cfg.run_id);
+	mode = mode_pick(&cfg);
+	if (cfg.via && (rc = packet_prepare(&cfg, 1)) != 0)
+		return rc;
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];
 		f->id = i;
@@ -237,13 +258,15 @@ int main(int argc, char **argv)
 			f->quota = cfg.count / cfg.flows + (i < cfg.count % cfg.flows);
 		else
 			f->quota = WIRE_SEQ_LIMIT; /* sequences above are malformed (wire.h): months away */
-		if (open_socket(f) < 0)
+		if (mode->socket && open_socket(f) < 0)
 			return 1;
-		if (flow_setup(f) < 0 || (cfg.rtt && rtt_setup(f) < 0)) {
+		if (mode->setup(f) < 0) {
 			warn("allocating send buffers");
 			return 1;
 		}
 	}
+	if (cfg.rate)
+		rate_prepare();
 	sys_cpu_now(&c0);
 	t0 = sys_mono_ns();
 	/* One start and one deadline for all flows, however late a thread starts: the run's -t
@@ -252,6 +275,8 @@ int main(int argc, char **argv)
 		fs[i].deadline_ns = cfg.time_s > 0 ? t0 + (uint64_t)(cfg.time_s * 1e9) : 0;
 		if (cfg.rate)
 			rate_init(&fs[i].rate, (double)cfg.rate, cfg.flows, i, t0, fs[i].deadline_ns);
+		if (cfg.rate && cfg.pattern.kind != PATTERN_EVEN)
+			pattern_init(&fs[i].rate.sched, &cfg.pattern, (double)cfg.rate, cfg.flows, i, cfg.size, t0);
 	}
 	first_line = progress_start(fs, cfg.flows, cfg.interval_s, cfg.fmt, t0);
 	if (cfg.flows == 1) {
@@ -285,6 +310,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blast: no datagram could be sent\n");
 		rc = 1;
 	}
+	if (cfg.rtt)
+		rtt_warn(fs);
 	report_init(&r);
 	add_report(&r, fs, &c0, &c1);
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
@@ -292,9 +319,9 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	for (unsigned i = 0; i < cfg.flows; i++) {
-		flow_free(&fs[i]);
-		rtt_free(&fs[i]);
-		close(fs[i].fd);
+		mode->free(&fs[i]);
+		if (mode->socket)
+			close(fs[i].fd);
 	}
 	return rc;
 }

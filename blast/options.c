@@ -1,7 +1,8 @@
 /* blast's options: the table (options.h) made into rows, the setters and report shows its rows
  * name, and the rules between options that are real logic (the address, sizes against the
- * address's limit, GSO against the kernel's, --rtt against the shape), after the table's own
- * parse. Every check on the options is here: --check (main.c) relies on it. */
+ * address's limit, GSO against the kernel's, --rtt against the shape and the run key, --via
+ * packet's and --pattern's against the rest), after the table's own parse. Every check on the
+ * options is here: --check (main.c) relies on it. */
 #include <limits.h>
 #include <net/if.h>
 #include <stddef.h>
@@ -9,11 +10,13 @@
 #include <string.h>
 
 #include "blast.h"
+#include "gaps.h"
 #include "mcast.h"
 #include "optdef.h"
 #include "report.h"
 
 static const char *const payload_names[] = { "random", "zero", "pattern", NULL };
+static const char *const via_names[] = { "socket", "packet", NULL };
 
 /* -t: a deadline shorter than the flows' start would send nothing. */
 static void set_time(const struct optdef *o, void *cfg, const char *arg)
@@ -40,6 +43,27 @@ static void set_mc_if(const struct optdef *o, void *cfg, const char *arg)
 	c->mc_if = arg;
 	if (!(c->mc_ifindex = if_nametoindex(arg)))
 		opt_die("--mc-if '%s': no such interface here", arg);
+}
+
+/* --pattern: the spec parsed here; its rules against the other options in blast_options. */
+static void set_pattern(const struct optdef *o, void *cfg, const char *arg)
+{
+	char why[160];
+
+	(void)o;
+	if (pattern_parse(arg, &((struct blast_cfg *)cfg)->pattern, why, sizeof why) < 0)
+		opt_die("--pattern '%s': %s; accepted: even, poisson, burst:N (N 1..%d), "
+			"frames:FPS:MEAN:SD (FPS 1..%d, MEAN 1..1G bytes, SD 0..1G)", arg, why,
+			BLAST_MAX_BURST, BLAST_MAX_FPS);
+}
+
+/* --dev: a device here. */
+static void set_dev(const struct optdef *o, void *cfg, const char *arg)
+{
+	(void)o;
+	((struct blast_cfg *)cfg)->dev = arg;
+	if (strlen(arg) >= IF_NAMESIZE || !if_nametoindex(arg))
+		opt_die("--dev '%s': no such interface here", arg);
 }
 
 static int rtt_on(const void *cfg)
@@ -143,6 +167,63 @@ static void show_reply_size(struct report *r, const struct optdef *o, const void
 		report_none(r, o->key);
 }
 
+/* pattern: the spec; in a run's report also the mean and coefficient of variation of the gaps
+ * between a flow's datagrams in the schedule: as drawn (over every flow, f the first),
+ * even's as it is by construction (the rate shared out over the flows, no variation); '-'
+ * unpaced. */
+static void show_pattern(struct report *r, const struct optdef *o, const void *cfg, int check, const void *f)
+{
+	const struct flow *fs = f;
+	struct gaps_sum drawn = { 0 };
+	double cv;
+
+	report_str(r, o->key, C(cfg)->pattern.spec);
+	if (check)
+		return;
+	if (!C(cfg)->rate) {
+		report_none(r, "pattern_gap_mean_us");
+		report_none(r, "pattern_gap_cv");
+		return;
+	}
+	if (C(cfg)->pattern.kind == PATTERN_EVEN) {
+		report_f(r, "pattern_gap_mean_us", C(cfg)->flows * 1e6 / (double)C(cfg)->rate, 3);
+		report_f(r, "pattern_gap_cv", 0, 4);
+		return;
+	}
+	for (unsigned i = 0; i < C(cfg)->flows; i++)
+		gaps_sum_merge(&drawn, &fs[i].rate.sched.drawn);
+	report_f(r, "pattern_gap_mean_us", gaps_mean(&drawn) / 1e3, 3);
+	if ((cv = gaps_cv(&drawn)) >= 0)
+		report_f(r, "pattern_gap_cv", cv, 4);
+	else
+		report_none(r, "pattern_gap_cv");
+}
+
+/* dev and dst_mac: the path --via packet found (packet.c); '-' without it. */
+static void show_dev(struct report *r, const struct optdef *o, const void *cfg, int check, const void *f)
+{
+	const char *dev = C(cfg)->via ? packet_dev() : NULL;
+
+	(void)check, (void)f;
+	if (dev)
+		report_str(r, o->key, dev);
+	else
+		report_none(r, o->key);
+}
+
+static void show_dst_mac(struct report *r, const struct optdef *o, const void *cfg, int check,
+			 const void *f)
+{
+	char mac[24];
+	const char *m = C(cfg)->via && packet_dev() ? packet_dst_mac(mac, sizeof mac) : NULL;
+
+	(void)check, (void)f;
+	if (m)
+		report_str(r, o->key, m);
+	else
+		report_none(r, o->key);
+}
+
 #define OPT(type, field, ...) \
 	{ .off = offsetof(struct blast_cfg, field), .size = sizeof(type), __VA_ARGS__ },
 #define OPT_AT(member, ...) \
@@ -170,7 +251,7 @@ static struct optdef_table table = {
 
 void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 {
-	const char *size_arg, *segs_arg, *reply_arg, *err;
+	const char *size_arg, *segs_arg, *reply_arg, *dst_mac_arg, *err;
 	int batch_set;
 	unsigned max;
 
@@ -178,6 +259,7 @@ void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 	size_arg = GIVEN("size");
 	segs_arg = GIVEN("gso");
 	reply_arg = GIVEN("reply-size");
+	dst_mac_arg = GIVEN("dst-mac");
 	batch_set = GIVEN("batch") != NULL;
 	if (GIVEN("tos") && GIVEN("dscp"))
 		opt_die("--tos and --dscp both set the TOS byte; give one (--dscp N is --tos N*4)");
@@ -211,6 +293,21 @@ void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 		opt_die("--zerocopy with the size mix '%s': --zerocopy sends one size; give -s N", size_arg);
 	if (cfg->mix.n)
 		cfg->segs = 1;
+	/* under a key a request carries the run's proof after its header, as data does in it */
+	if (cfg->rtt && cfg->key.set && cfg->size < WIRE_REQ_PROOF_END)
+		opt_die("--rtt -s %u under a run key: a request carries the run's proof after its "
+			"header, -s %d or more", (unsigned)cfg->size, WIRE_REQ_PROOF_END);
+	/* --via packet: frames of one size to one receiver, built in blast */
+	if ((cfg->dev || dst_mac_arg) && !cfg->via)
+		opt_die("%s applies to --via packet", cfg->dev ? "--dev" : "--dst-mac");
+	if (cfg->via && (cfg->rtt || cfg->mix.n || cfg->zerocopy || cfg->group))
+		opt_die("--via packet with %s: it sends a stream of one size to one receiver",
+			cfg->rtt ? "--rtt" : cfg->mix.n ? "a size mix" : cfg->zerocopy ? "--zerocopy" :
+			"a multicast group");
+	if (dst_mac_arg && packet_mac(dst_mac_arg, cfg->dst_mac) < 0)
+		opt_die("--dst-mac '%s': accepted: six hex bytes with ':' between (02:62:73:00:00:02)",
+			dst_mac_arg);
+	cfg->dst_mac_set = dst_mac_arg != NULL;
 	optdef_needs(&table);
 	if (reply_arg)
 		cfg->reply_size = (unsigned)optdef_u64(optdef_row(&table, "reply-size"), reply_arg, WIRE_HDR_LEN, max);
@@ -236,6 +333,16 @@ void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 	cfg->max_segs = gso_max_segs();
 	if (segs_arg)
 		cfg->segs = (unsigned)optdef_u64(optdef_row(&table, "gso"), segs_arg, 1, cfg->max_segs);
+	if (cfg->via && cfg->segs > 1)
+		fprintf(stderr, "blast: note: -g %u with --via packet: every frame is one datagram; -g 1\n",
+			cfg->segs);
+	if (cfg->via)
+		cfg->segs = 1;
+	if (cfg->via && cfg->pattern.kind != PATTERN_EVEN)
+		opt_die("--via packet with --pattern %s: the packet ring paces evenly", cfg->pattern.spec);
+	/* --pattern's rules against the other options, frames' rate and its calls (pattern.c) */
+	if ((err = pattern_plan(cfg, &batch_set)))
+		opt_die("--pattern %s%s", cfg->pattern.spec, err);
 	/* Unpaced and unshaped, blast takes the fastest way the kernel has (gso.c). */
 	gso_plan(cfg, batch_set, max);
 	if (cfg->segs > 1 && (uint64_t)cfg->segs * cfg->size > max)

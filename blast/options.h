@@ -44,6 +44,17 @@ OPT(unsigned, segs, .sname = 'g', .name = "gso", .arg = "SEGS", .type = OD_UINT,
 OPT(uint64_t, rate, .sname = 'r', .name = "rate", .arg = "PPS", .type = OD_COUNT, .lo = 0, .hi = 1e9,
     OD_DEF("0"), .key = "rate", .sec = BS_SHAPE,
     .help = "datagrams per second over all flows, %R; 0 = as fast as possible")
+OPT_AT(pattern, .name = "pattern", .arg = "SPEC", .type = OD_STR, .set = set_pattern, OD_DEF("even"),
+       .key = "pattern", .sec = BS_SHAPE, .show = show_pattern,
+       .help = "the paced schedule's shape, -r its mean rate: even (as -r alone), poisson (exponential "
+	       "gaps), burst:N (N back to back, 1.." OD_NUM(BLAST_MAX_BURST) "), frames:FPS:MEAN:SD (FPS "
+	       "frames a second, each MEAN bytes with a normal deviation of SD, cut into datagrams of -s; "
+	       "the rate follows, no -r)",
+       .doc = "the paced schedule's shape, `-r` its mean rate: `even`, `poisson`, `burst:N` (1.."
+	      OD_NUM(BLAST_MAX_BURST) ") or `frames:FPS:MEAN:SD` (FPS 1.." OD_NUM(BLAST_MAX_FPS) ", MEAN "
+	      "1..1G and SD 0..1G bytes; sets the rate, no `-r`) ([send patterns](#send-patterns)); not with "
+	      "`--rtt` or `--via packet`; keys `pattern`, `pattern_gap_mean_us`, `pattern_gap_cv` (`-` "
+	      "unpaced)")
 OPT(int, payload, .name = "payload", .arg = "KIND", .type = OD_NAMES, .names = payload_names,
     OD_DEF("random"), .key = "payload", .sec = BS_SHAPE,
     .help = "random, zero or pattern",
@@ -80,8 +91,8 @@ OPT(int, rtt, .name = "rtt", .type = OD_FLAG, .def = "off", .key = "rtt", .sec =
     .help = "round trips to suck --echo instead of a stream: requests in flight, each timed from its "
 	    "send to its reply (CLOCK_MONOTONIC)",
     .doc = "round trips to suck `--echo` instead of a stream, each request timed from its send call to its "
-	   "reply; not with `-r`, `-b`, `-g`, `--raw`, `--zerocopy`, a "
-	   "size mix or a group")
+	   "reply; not with `-r`, `-b`, `-g`, `--raw`, `--zerocopy`, `--pattern`, `--via packet`, a "
+	   "size mix or a group; under a run key `-s` 36 or more (a request carries the run's proof)")
 OPT(unsigned, outstanding, .name = "outstanding", .arg = "N", .type = OD_COUNT, .lo = 1,
     .hi = BLAST_MAX_OUTSTANDING, OD_DEF("1"), .needs = "rtt", .key = "outstanding", .sec = BS_RTT,
     .when = rtt_on,
@@ -90,8 +101,11 @@ OPT(unsigned, outstanding, .name = "outstanding", .arg = "N", .type = OD_COUNT, 
 OPT(unsigned, reply_size, .name = "reply-size", .arg = "BYTES", .type = OD_BYTES, .lo = WIRE_HDR_LEN,
     .hi = 65527, .range = "32..65507 (IPv4) or ..65527 (IPv6)", .flags = OD_LATE, .def = "as `-s`",
     .needs = "rtt", .key = "reply_size", .sec = BS_RTT, .show = show_reply_size,
-    .help = "--rtt: the size of the reply asked for, %R",
-    .doc = "`--rtt`: the size of the reply asked for, %R; suck cuts the request to it or pads it with zeros")
+    .help = "--rtt: the size of the reply asked for, %R; larger than -s needs suck --echo-max BYTES, "
+	    "else replies come back cut to -s (rtt_short)",
+    .doc = "`--rtt`: the size of the reply asked for, %R; suck cuts the request to it or pads it with "
+	   "zeros, larger than `-s` only when started with `--echo-max BYTES` (replies cut short are "
+	   "counted in `rtt_short`)")
 OPT(double, rtt_timeout_s, .name = "rtt-timeout", .arg = "SECS", .type = OD_SECS, .lo = 0.001, .hi = 60,
     OD_DEF("1s"), .needs = "rtt", .key = "rtt_timeout_s", .sec = BS_RTT, .when = rtt_on,
     .help = "--rtt: a request unanswered this long is lost, %R",
@@ -129,6 +143,23 @@ OPT(int, zerocopy, .name = "zerocopy", .type = OD_FLAG, .def = "off", .key = "ze
     .doc = "MSG_ZEROCOPY on every send call (SO_ZEROCOPY), the send buffer a ring of 16 calls' buffers, "
 	   "each used again once the kernel has completed its messages ([zero copy](#zero-copy-sends)); one "
 	   "size, not with `--rtt`; exit 4 without kernel support")
+OPT(int, via, .name = "via", .arg = "PATH", .type = OD_NAMES, .names = via_names, OD_DEF("socket"),
+    .key = "via", .sec = BS_VIA,
+    .help = "socket (UDP) or packet: Ethernet frames built by blast, sent through an AF_PACKET TX "
+	    "ring beneath the socket (root)",
+    .doc = "`socket` (UDP sockets) or `packet`: Ethernet frames built by blast, sent through an "
+	   "AF_PACKET TX ring beneath the socket ([below](#beneath-the-socket---via-packet)); root; one "
+	   "size, not with `--rtt`, `--zerocopy`, `--pattern` or a group; `-g` is 1; keys `via`, and for "
+	   "a run `tx_frames`, `ring_full`, `ring_refused`")
+OPT(const char *, dev, .name = "dev", .arg = "DEV", .type = OD_STR, .set = set_dev,
+    .def = "the route's to `-a`", .key = "dev", .sec = BS_VIA, .show = show_dev,
+    .help = "--via packet: the device to send on",
+    .doc = "`--via packet`: the device to send on; key `dev`, the device used")
+OPT_ARG(.name = "dst-mac", .arg = "MAC", .type = OD_STR, .def = "the neighbour table's", .key = "dst_mac",
+	.sec = BS_VIA, .show = show_dst_mac,
+	.help = "--via packet: the frames' destination",
+	.doc = "`--via packet`: the frames' destination MAC, `02:62:73:00:00:02`; key `dst_mac`, the one "
+	       "used (`-` where none is known yet)")
 OPT(int, cpu, .name = "cpu", .arg = "N", .type = OD_CPU, .def = "not pinned", .key = "cpu", .sec = BS_RUN,
     .flags = OD_CHECK_ONLY,
     .help = "pin flow i to CPU N+i",

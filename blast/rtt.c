@@ -3,7 +3,11 @@
  * whose reserved field asks for a reply of --reply-size bytes, timed from the send call to the
  * reply's arrival on CLOCK_MONOTONIC. A request unanswered after --rtt-timeout is counted lost
  * and its place taken by a new one, so a lost datagram costs one timeout of one slot, never the
- * run (netperf's UDP_RR stalls on the first loss). At the end the flow waits for what is in
+ * run (netperf's UDP_RR stalls on the first loss). A reply read at or after its request's
+ * timeout is late and its request lost, even when it is read in the wake-up that would have
+ * expired it: no round trip is above the timeout. A reply shorter than asked (a suck without
+ * --echo-max cuts a reply to its request's size) ends its request as lost too, counted in
+ * rtt_short, at once rather than at the timeout. At the end the flow waits for what is in
  * flight (at most one timeout), so that every request sent is answered or lost:
  * sent == transactions + rtt_lost. The clock is read once per request, once per wake-up and
  * once per reply: what the option asks for. */
@@ -16,6 +20,7 @@
 #include <sys/socket.h>
 
 #include "blast.h"
+#include "mode.h"
 #include "sys.h"
 #include "wire.h"
 
@@ -34,7 +39,7 @@ struct rtt_flow {
 	uint8_t *buf;           /* replies */
 	uint64_t lo;            /* the oldest request that may be in flight */
 	unsigned outstanding;
-	uint64_t transactions, lost, late, foreign;
+	uint64_t transactions, lost, late, foreign, short_;
 	struct hist rtt;
 	uint64_t wall;          /* CLOCK_REALTIME - CLOCK_MONOTONIC, as the send stamps use */
 	uint64_t stamped;       /* replies that carried suck's time (WIRE_ECHO) */
@@ -42,12 +47,16 @@ struct rtt_flow {
 	int64_t offset;         /* suck's clock - ours, from that fastest round trip, ns */
 };
 
-int rtt_setup(struct flow *f)
+/* The flow's buffers as for a stream (its requests are laid out in them), then its requests in
+ * flight. */
+static int rtt_setup(struct flow *f)
 {
-	struct rtt_flow *r = calloc(1, sizeof *r);
+	struct rtt_flow *r;
 	uint64_t n = RTT_MIN_SLOTS;
 
-	f->rtt = r;
+	if (flow_setup(f) < 0)
+		return -1;
+	f->rtt = r = calloc(1, sizeof *r);
 	if (!r)
 		return -1;
 	/* Room for 64 requests per slot of the window between the oldest unanswered request and
@@ -60,8 +69,9 @@ int rtt_setup(struct flow *f)
 	return r->slots && r->buf ? 0 : -1;
 }
 
-void rtt_free(struct flow *f)
+static void rtt_free(struct flow *f)
 {
+	flow_free(f);
 	if (!f->rtt)
 		return;
 	free(f->rtt->slots);
@@ -101,9 +111,12 @@ static void clock_sample(struct rtt_flow *r, uint64_t t1, uint64_t t4, uint64_t 
 	r->offset = (int64_t)(t3 - (t1 + r->wall)) - (int64_t)(rtt / 2);
 }
 
-/* A reply of this flow to one of its requests in flight, of the size asked for: its round
- * trip. An answer to a request already answered or lost is late; anything else foreign. */
-static void take_reply(struct flow *f, size_t len, uint64_t now)
+/* A reply of this flow to one of its requests in flight, of the size asked for, within the
+ * timeout: its round trip. An answer to a request already answered or lost, or one read at or
+ * after the timeout (its request then lost, as expire would have had it), is late; one shorter
+ * than asked, within the timeout, ends its request as lost and short; anything else is
+ * foreign. */
+static void take_reply(struct flow *f, size_t len, uint64_t now, uint64_t timeout)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	struct rtt_flow *r = f->rtt;
@@ -111,7 +124,7 @@ static void take_reply(struct flow *f, size_t len, uint64_t now)
 	struct wire_hdr h;
 	struct rtt_slot *s;
 
-	if (len != want || wire_get_typed(r->buf, len, &h, WIRE_TYPES_REPLY) < 0 || h.run_id != cfg->run_id ||
+	if (len > want || wire_get_typed(r->buf, len, &h, WIRE_TYPES_REPLY) < 0 || h.run_id != cfg->run_id ||
 	    h.flow != f->id || wire_get_reply(r->buf) != cfg->reply_size || h.seq >= f->sent) {
 		r->foreign++;
 		return;
@@ -119,6 +132,16 @@ static void take_reply(struct flow *f, size_t len, uint64_t now)
 	s = &r->slots[h.seq & r->mask];
 	if (h.seq < r->lo || s->seq1 != h.seq + 1) {
 		r->late++;
+		return;
+	}
+	if (now - s->t_ns >= timeout || len < want) {
+		s->seq1 = 0;
+		r->outstanding--;
+		r->lost++;
+		if (now - s->t_ns >= timeout)
+			r->late++;
+		else
+			r->short_++;
 		return;
 	}
 	s->seq1 = 0;
@@ -143,7 +166,7 @@ static int rtt_error(struct flow *f, int e, const char *call)
 	return -1;
 }
 
-void rtt_run(struct flow *f)
+static void rtt_run(struct flow *f)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	struct rtt_flow *r = f->rtt;
@@ -211,7 +234,7 @@ void rtt_run(struct flow *f)
 					sending = 0;
 				break;
 			}
-			take_reply(f, (size_t)len, sys_mono_ns());
+			take_reply(f, (size_t)len, sys_mono_ns(), timeout);
 		}
 		now = sys_mono_ns();
 		if (f->progress_ns && now >= f->progress_ns)
@@ -220,6 +243,15 @@ void rtt_run(struct flow *f)
 	f->end_ns = now;
 	flow_fins(f, f->end_ns - f->start_ns);
 }
+
+const struct send_mode mode_rtt = {
+	.name = "rtt",
+	.what = "--rtt: requests to suck --echo, --outstanding in flight, each reply timed",
+	.socket = 1,
+	.setup = rtt_setup,
+	.run = rtt_run,
+	.free = rtt_free,
+};
 
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t)
 {
@@ -232,6 +264,7 @@ void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t)
 		t->lost += r->lost;
 		t->late += r->late;
 		t->foreign += r->foreign;
+		t->short_ += r->short_;
 		hist_merge(&t->rtt, &r->rtt);
 		if (r->stamped && (!t->stamped || r->best_rtt < t->best_rtt)) {
 			t->best_rtt = r->best_rtt;

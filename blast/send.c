@@ -12,10 +12,11 @@
 #include <time.h>
 
 #include "blast.h"
+#include "mode.h"
 #include "sys.h"
 #include "wire.h"
 
-static void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
+void fill_payload(const struct blast_cfg *cfg, uint8_t *p, size_t len)
 {
 	switch (cfg->payload) {
 	case BLAST_PAYLOAD_RANDOM:
@@ -79,6 +80,8 @@ int flow_setup(struct flow *f)
 			wire_put_hdr(f->bufs + d * cfg->size, &h);
 			if (cfg->rtt)
 				wire_put_reply(f->bufs + d * cfg->size, cfg->reply_size);
+			if (cfg->rtt && h.proof) /* options.c: -s leaves room for it */
+				wire_put_req_proof(f->bufs + d * cfg->size, h.proof);
 		}
 	}
 	return 0;
@@ -118,8 +121,8 @@ static inline __attribute__((always_inline)) unsigned layout(struct flow *f, uin
  * same address. A flow asks the shared flag only at its own first refusal. */
 static atomic_int refused_said;
 
-/* Inlined into each send loop, as it was into the one loop before mixes: the one-size loop
- * keeps its code (send_loop.h). */
+/* Inlined into each mode's send loop, as it was into the one loop before mixes: the one-size
+ * loop keeps its code (send_loop). */
 static inline __attribute__((always_inline)) void count_error(struct flow *f, int e)
 {
 	char where[80];
@@ -154,7 +157,7 @@ static __attribute__((noinline, cold)) unsigned cut_short(struct flow *f, unsign
 
 	if (send(f->fd, iov->iov_base, iov->iov_len, 0) < 0) {
 		e = errno;
-		/* a GSO refusal fails the next call too, which falls back (send_loop.h) */
+		/* a GSO refusal fails the next call too, which falls back (send_loop) */
 		if (e != EINTR && !gso_refused(f, e))
 			count_error(f, e);
 		return sent;
@@ -291,28 +294,142 @@ void flow_fins(struct flow *f, uint64_t duration_ns)
 	send_fins(f, duration_ns);
 }
 
-/* The send loop, written once (send_loop.h) and compiled for each case on its own: flow_run for
- * one size, flow_run_mix for a size mix, flow_run_zc for --zerocopy (flow_thread in main.c
- * picks). */
-#define SEND_LOOP flow_run
-#define SEND_MIXED 0
-#define SEND_ZC 0
-#include "send_loop.h"
-#undef SEND_LOOP
-#undef SEND_MIXED
-#define SEND_LOOP flow_run_mix
-#define SEND_MIXED 1
-#include "send_loop.h"
-#undef SEND_LOOP
-#undef SEND_MIXED
-#undef SEND_ZC
-#define SEND_LOOP flow_run_zc
-#define SEND_MIXED 0
-#define SEND_ZC 1
-#include "send_loop.h"
-#undef SEND_LOOP
-#undef SEND_MIXED
-#undef SEND_ZC
+/* A flow's send loop, written once and compiled for each mode on its own: mixed 1 for a size
+ * mix (mix_call), zc 1 for --zerocopy (zc_call from the ring's slot), both 0 for one size
+ * (send_call). The callers below pass constants and the function is always inlined, so each
+ * mode's loop is compiled for its case alone: the one-size loop is the loop as it was before
+ * mixes, instruction for instruction (docs/performance.md says how that was checked), and a mix costs
+ * -s N nothing. */
+static inline __attribute__((always_inline)) void send_loop(struct flow *f, const int mixed, const int zc)
+{
+	const struct blast_cfg *cfg = f->cfg;
+	unsigned per_call = f->batch * f->segs;
+	uint64_t now = sys_mono_ns();
+	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
+	uint64_t deadline = f->deadline_ns;
+
+	f->start_ns = f->end_ns = now;
+	f->stop = BLAST_STOP_TIME;
+	for (;;) {
+		unsigned want = per_call;
+		long n;
+
+		if (sys_stop) {
+			f->stop = BLAST_STOP_SIGNAL;
+			break;
+		}
+		if (deadline && now >= deadline)
+			break;
+		if (f->quota) {
+			if (f->sent >= f->quota) {
+				f->stop = BLAST_STOP_COUNT;
+				break;
+			}
+			if (f->quota - f->sent < want)
+				want = (unsigned)(f->quota - f->sent);
+		}
+		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
+			continue;
+		uint64_t mix_bytes = 0;
+		if (zc) {
+			/* the ring's next slot, once the kernel is done with it (zc.c) */
+			int zflags = 0;
+			unsigned zmsgs = 0;
+			uint8_t *base = zc_take(f, &zflags);
+			if (!base)
+				break;
+			n = zc_call(f, base, want, now + wall, zflags, &zmsgs);
+			int e = errno; /* zc_result reads the error queue: the call's errno kept */
+			zc_result(f, n, e, zmsgs, zflags);
+			errno = e;
+		} else
+			n = mixed ? mix_call(f, want, now + wall, &mix_bytes) : send_call(f, want, now + wall);
+		f->calls++;
+		if (n < 0 && gso_refused(f, errno)) {
+			/* Nothing of this call left: its sequence numbers go out again, unsegmented. */
+			gso_fallback(f, errno);
+			shape(f, f->batch);
+			per_call = f->batch * f->segs;
+		} else if (n < 0) {
+			int e = errno;
+			if (e != EINTR)
+				count_error(f, e);
+			if (e != EINTR && e != ECONNREFUSED && e != ENOBUFS && e != EAGAIN && e != ENOMEM) {
+				sys_error_set(&f->error, "send", e);
+				f->stop = BLAST_STOP_ERROR;
+				break;
+			}
+		} else {
+			f->sent += (uint64_t)n;
+			f->bytes += mixed ? mix_bytes : (uint64_t)n * cfg->size;
+			atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
+		}
+		/* the gap from the end of one send call to the end of the next: what pacing shapes */
+		uint64_t prev = f->end_ns;
+		f->end_ns = now = sys_mono_ns();
+		hist_add(&f->gaps, now - prev);
+		if (f->progress_ns && now >= f->progress_ns)
+			f->progress_ns = progress_line(now);
+	}
+	/* The flow's send window, which the rates divide by: until the last send call returned,
+	 * and a paced flow also until it stopped, since it spends most of the window asleep (its
+	 * last datagram went one interval or more before the deadline or the signal). Stopped by
+	 * -n, a paced flow's window ends where its next datagram would have been due. */
+	if (cfg->rate) {
+		uint64_t until = f->stop == BLAST_STOP_TIME ? deadline : f->stop == BLAST_STOP_SIGNAL ? now :
+				 f->stop == BLAST_STOP_COUNT ? rate_due_ns(&f->rate) : f->end_ns;
+		if (until > f->end_ns)
+			f->end_ns = until;
+	}
+	if (zc)
+		zc_drain(f);
+	if (!cfg->raw)
+		send_fins(f, f->end_ns - f->start_ns);
+}
+
+/* The modes whose loop this is (mode.h): flow_run for one size, flow_run_mix for a size mix,
+ * flow_run_zc for --zerocopy. */
+static void flow_run(struct flow *f)
+{
+	send_loop(f, 0, 0);
+}
+
+static void flow_run_mix(struct flow *f)
+{
+	send_loop(f, 1, 0);
+}
+
+static void flow_run_zc(struct flow *f)
+{
+	send_loop(f, 0, 1);
+}
+
+const struct send_mode mode_plain = {
+	.name = "plain",
+	.what = "datagrams of one size: sendto, send of a GSO message, or sendmmsg of -b",
+	.socket = 1,
+	.setup = flow_setup,
+	.run = flow_run,
+	.free = flow_free,
+};
+
+const struct send_mode mode_mix = {
+	.name = "mix",
+	.what = "-s as a size mix: sendmmsg of -b datagrams, each the cycle's next size",
+	.socket = 1,
+	.setup = flow_setup,
+	.run = flow_run_mix,
+	.free = flow_free,
+};
+
+const struct send_mode mode_zerocopy = {
+	.name = "zerocopy",
+	.what = "--zerocopy: as plain, with MSG_ZEROCOPY from a ring of ZC_SLOTS calls' buffers",
+	.socket = 1,
+	.setup = flow_setup,
+	.run = flow_run_zc,
+	.free = flow_free,
+};
 
 void flow_sum(const struct flow *fs, unsigned n, struct flow_total *t)
 {

@@ -5,7 +5,7 @@
  * SipHash-2-4 (Aumasson and Bernstein, 2012), a keyed 64-bit MAC made for short inputs: a fin is
  * 62 bytes, and one fin per flow is tagged, so its cost does not matter; what matters is that a
  * forger without the key guesses a tag with probability 2^-64. A data datagram carries no tag:
- * see DESIGN.md for what an attacker can still do. */
+ * see docs/output.md, "The run key", for what an attacker can still do. */
 #ifndef KEY_H
 #define KEY_H
 #include <stddef.h>

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <unistd.h>
 
 int mcast_is_group(const struct net_addr *a)
 {
@@ -86,4 +87,65 @@ int mcast_join(int fd, const struct net_addr *group, const struct net_addr *sour
 		return -1;
 	}
 	return 0;
+}
+
+/* The address and its port set apart: the port of a net_addr is not part of what is compared. */
+static int same_host(const struct net_addr *a, const struct net_addr *b)
+{
+	if (a->ss.ss_family != b->ss.ss_family)
+		return 0;
+	if (a->ss.ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)&a->ss)->sin6_addr,
+			       &((const struct sockaddr_in6 *)&b->ss)->sin6_addr, sizeof(struct in6_addr));
+	return ((const struct sockaddr_in *)&a->ss)->sin_addr.s_addr ==
+	       ((const struct sockaddr_in *)&b->ss)->sin_addr.s_addr;
+}
+
+int mcast_source_kept_out(const struct net_addr *group, const struct net_addr *source, unsigned ifindex,
+			  struct net_addr *kernel, const char **call)
+{
+	struct net_addr to = *group, here = *source;
+	int fd, r = 0;
+
+	/* An address of this host is one a socket can bind to. */
+	if ((fd = socket(source->ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0) {
+		*call = "socket";
+		return -1;
+	}
+	if (here.ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&here.ss)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&here.ss)->sin_port = 0;
+	if (bind(fd, (const struct sockaddr *)&here.ss, here.len) < 0) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	/* The source the kernel picks for this host's datagrams to the group, out of ifindex: a
+	 * connected socket's own address (connect routes, nothing is sent). Port 9, for a group
+	 * given with port 0 (suck -p 0), which connect refuses. */
+	if ((fd = socket(group->ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0) {
+		*call = "socket";
+		return -1;
+	}
+	if (to.ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&to.ss)->sin6_port = htons(9);
+	else
+		((struct sockaddr_in *)&to.ss)->sin_port = htons(9);
+	kernel->len = sizeof kernel->ss;
+	if (mcast_send(fd, &to, 1, ifindex, 1, call) < 0) {
+		r = -1;
+	} else if (connect(fd, (const struct sockaddr *)&to.ss, to.len) < 0) {
+		*call = "connect";
+		r = -1;
+	} else if (getsockname(fd, (struct sockaddr *)&kernel->ss, &kernel->len) < 0) {
+		*call = "getsockname";
+		r = -1;
+	} else {
+		r = !same_host(kernel, source);
+	}
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r;
 }

@@ -19,5 +19,12 @@ int mcast_send(int fd, const struct net_addr *to, int ttl, unsigned ifindex, int
  * source is not NULL, and stops the groups this socket did not join from reaching it. */
 int mcast_join(int fd, const struct net_addr *group, const struct net_addr *source, unsigned ifindex,
 	       const char **call);
+/* For a source-specific join on interface ifindex (0: the route's): whether a sender on this
+ * host would be kept out. 1 when source is an address of this host and the kernel gives this
+ * host's datagrams to group another source address, *kernel (on lo, a host's other address:
+ * 127.0.0.1 has host scope, which a multicast route does not pick); 0 when not, or when source
+ * is no address of this host (its sender is elsewhere); -1 with errno and *call. */
+int mcast_source_kept_out(const struct net_addr *group, const struct net_addr *source, unsigned ifindex,
+			  struct net_addr *kernel, const char **call);
 
 #endif

@@ -202,3 +202,15 @@ unsigned net_max_payload(const struct net_addr *a)
 		return 65527;
 	return 65507;
 }
+
+int net_is_any(const struct net_addr *a)
+{
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&a->ss;
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)&a->ss;
+	static const uint8_t mapped_any[16] = { [10] = 0xff, [11] = 0xff };
+
+	if (a->ss.ss_family == AF_INET6)
+		return IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr) ||
+		       memcmp(&s6->sin6_addr, mapped_any, sizeof mapped_any) == 0;
+	return a->ss.ss_family == AF_INET && s4->sin_addr.s_addr == htonl(INADDR_ANY);
+}

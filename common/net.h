@@ -40,5 +40,8 @@ int net_strangers(const int *fds, unsigned n);
 /* The largest UDP payload to this address: 65507 IPv4 (a v4-mapped IPv6 address too, which
  * goes out as IPv4), 65527 IPv6. */
 unsigned net_max_payload(const struct net_addr *a);
+/* 1 when a is a wildcard (0.0.0.0, ::, ::ffff:0.0.0.0): bound to it, a socket takes datagrams
+ * to every address of the host. */
+int net_is_any(const struct net_addr *a);
 
 #endif

@@ -80,6 +80,32 @@ void report_none(struct report *r, const char *key)
 	}
 }
 
+/* Is a value nothing to say: "-", or a zero ("0", "0.000")? */
+static int nothing(const char *v, int zero_too)
+{
+	if (strcmp(v, "-") == 0)
+		return 1;
+	if (!zero_too)
+		return 0;
+	for (; *v; v++)
+		if (*v != '0' && *v != '.')
+			return 0;
+	return 1;
+}
+
+/* Is key i in the brief text, and is it worth a line? */
+static int shown(const struct report *r, unsigned i)
+{
+	if (!r->brief)
+		return 1;
+	for (const char *const *k = r->brief; *k; k++) {
+		int opt = (*k)[0] == '?';
+		if (strcmp(*k + opt, r->key[i]) == 0)
+			return !nothing(r->val[i], opt);
+	}
+	return 0;
+}
+
 int report_write(const struct report *r, enum report_fmt fmt, FILE *out)
 {
 	return report_write_row(r, fmt, out, 1);
@@ -92,10 +118,11 @@ int report_write_row(const struct report *r, enum report_fmt fmt, FILE *out, int
 	switch (fmt) {
 	case REPORT_TEXT:
 		for (unsigned i = 0; i < r->n; i++)
-			if (strlen(r->key[i]) > width)
+			if (shown(r, i) && strlen(r->key[i]) > width)
 				width = (unsigned)strlen(r->key[i]);
 		for (unsigned i = 0; i < r->n; i++)
-			fprintf(out, "%s:%*s %s\n", r->key[i], (int)(width - strlen(r->key[i])), "", r->val[i]);
+			if (shown(r, i))
+				fprintf(out, "%s:%*s %s\n", r->key[i], (int)(width - strlen(r->key[i])), "", r->val[i]);
 		break;
 	case REPORT_TSV:
 		for (unsigned i = 0; header && i < r->n; i++)

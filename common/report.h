@@ -15,6 +15,9 @@ struct report {
 	const char *key[REPORT_MAX];
 	char val[REPORT_MAX][96];
 	unsigned char quoted[REPORT_MAX]; /* 1 a string in json, 2 null (not a number) */
+	/* Text for people: only these keys (NULL: all), those of a measure this run did not take
+	 * ("-") left out, and those written "?key" also when they are 0. tsv and json keep all. */
+	const char *const *brief;
 };
 
 void report_init(struct report *r);

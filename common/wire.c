@@ -29,6 +29,11 @@ void wire_put_reply(uint8_t *buf, uint32_t size)
 	put32(buf + 12, size);
 }
 
+void wire_put_req_proof(uint8_t *buf, uint32_t proof)
+{
+	put32(buf + WIRE_HDR_LEN, proof);
+}
+
 void wire_put_echo(uint8_t *buf, uint64_t now_ns)
 {
 	buf[5] = WIRE_ECHO;

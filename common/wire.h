@@ -11,6 +11,7 @@
 #define WIRE_MAGIC      0x424c5354u /* "BLST" */
 #define WIRE_VERSION    1
 #define WIRE_HDR_LEN    32
+#define WIRE_REQ_PROOF_END (WIRE_HDR_LEN + 4) /* a keyed request: the proof after the header */
 #define WIRE_FIN_TAGGED (WIRE_HDR_LEN + 30) /* the bytes of a fin its tag covers */
 #define WIRE_FIN_LEN    (WIRE_FIN_TAGGED + 8)
 #define WIRE_FLOW_OFF   6           /* the flow id's offset, by which suck -j steers datagrams */
@@ -33,8 +34,9 @@ struct wire_hdr {
 	uint32_t run_id;
 	uint64_t seq;
 	uint64_t send_ns;
-	uint32_t proof;   /* a data datagram's reserved field: the run's proof under a run key
-			     (wire_run_proof), 0 without one */
+	uint32_t proof;   /* the run's proof under a run key (wire_run_proof), 0 without one: a
+			     data datagram's reserved field, a request's first 4 bytes after
+			     the header */
 };
 
 struct wire_fin {
@@ -56,6 +58,8 @@ static inline unsigned wire_mix_max(uint32_t size) { return size & 0xffff; }
 void wire_put_hdr(uint8_t *buf, const struct wire_hdr *h);
 /* Sets a request's reply size (the reserved field) in a header already written. */
 void wire_put_reply(uint8_t *buf, uint32_t size);
+/* Writes a keyed request's proof after its header (WIRE_REQ_PROOF_END bytes in buf). */
+void wire_put_req_proof(uint8_t *buf, uint32_t proof);
 /* Makes a request in buf into suck --echo's reply: type WIRE_ECHO, send time now_ns. */
 void wire_put_echo(uint8_t *buf, uint64_t now_ns);
 
@@ -97,7 +101,9 @@ static inline int wire_get_typed(const uint8_t *buf, size_t len, struct wire_hdr
 	if (reply != 0 && buf[5] != WIRE_DATA &&
 	    (buf[5] == WIRE_FIN || reply < WIRE_HDR_LEN || reply > WIRE_MAX_REPLY))
 		return -1;
-	h->proof = buf[5] == WIRE_DATA ? reply : 0;
+	/* a request's proof follows its header (its reserved field is the reply's size) */
+	h->proof = buf[5] == WIRE_DATA ? reply :
+		   buf[5] == WIRE_REQ && len >= WIRE_REQ_PROOF_END ? wire_get32(buf + WIRE_HDR_LEN) : 0;
 	h->type = buf[5];
 	h->flow = wire_get16(buf + 6);
 	h->run_id = wire_get32(buf + 8);
@@ -112,11 +118,12 @@ static inline int wire_get_hdr(const uint8_t *buf, size_t len, struct wire_hdr *
 	return wire_get_typed(buf, len, h, WIRE_TYPES_SUCK);
 }
 
-/* Under a run key, every data datagram of a run carries its proof in the reserved field: 32
- * bits of SipHash-2-4 of the run id, never 0. A run is locked only by a datagram that carries it
+/* Under a run key, every data datagram of a run carries its proof in the reserved field, and
+ * every request in the 4 bytes after its header: 32 bits of SipHash-2-4 of the run id, never 0. A run is locked only by a datagram that carries it
  * (or by a proven fin): a stranger without the key cannot start a run, take a --senders slot or
  * end one a server is waiting on. The proof is the same for the whole run, so it costs nothing
- * per datagram, and whoever sees the traffic can copy it (DESIGN.md says what that allows). */
+ * per datagram, and whoever sees the traffic can copy it (docs/output.md, "The run key", says
+ * what that allows). */
 uint32_t wire_run_proof(const uint8_t *key, uint32_t run_id);
 
 /* Writes a whole fin (header of type WIRE_FIN + totals + tag); returns its length, WIRE_FIN_LEN.

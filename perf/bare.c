@@ -82,6 +82,7 @@ static int cfg_epoll;       /* recv: a non-blocking socket and epoll, level-trig
 static unsigned cfg_pool;   /* recv: workers that take the reader's batches, 0 = no pool */
 static unsigned cfg_queue = 8; /* recv --pool: batches that may wait, suck's --queue */
 static int cfg_from = -1;   /* copy: the CPU that writes what is copied; -1 = the copier's own buffer */
+static const char *cfg_cpus; /* calib: the CPUs, "0,1"; NULL = the one it runs on */
 
 static volatile sig_atomic_t stop;
 
@@ -101,6 +102,7 @@ static void usage(FILE *out)
 "       bare sink -p PORT [--idle SECS] [--cpu N]\n"
 "       bare port\n"
 "       bare copy -s SIZE -t SECS [--from N] [--cpu N]\n"
+"       bare calib -n LOOPS | -t SECS [--cpus LIST]\n"
 "The least code that makes each system call blast and suck make, on 127.0.0.1.\n"
 "  send  sendto per datagram (-b 1), sendmmsg of N (-b N), UDP GSO of SEGS (-g)\n"
 "        into a connected socket, for SECS, as fast as possible\n"
@@ -123,6 +125,10 @@ static void usage(FILE *out)
 "        --from N blocks a thread on CPU N has just written (as a received datagram is,\n"
 "        written by the sender's CPU on loopback); prints bytes, copy_s (the time in\n"
 "        memcpy only), gbytes_per_s and ns_per_piece\n"
+"  calib a fixed piece of work for scripts/perf to time the CPUs with: LOOPS memcpy of a\n"
+"        64 KiB buffer (or as many as fit in SECS), at once on each CPU of LIST (0,1), a\n"
+"        thread pinned to each; prints a row per CPU: cpu, loops, wall_ns, cpu_ns (the\n"
+"        thread's own CPU time); more wall time than the run's best: the CPU was shared\n"
 "  -b 1..%d, -g 1..%d, -s 1..65507, --cpu N pins to CPU N.\n"
 "send and recv print a tsv header and one row: sent or received, duration_s, pps,\n"
 "user_s, sys_s, cpu_ns_per_pkt (getrusage over the loop), rcvbuf (recv: granted).\n",
@@ -168,7 +174,7 @@ static double secs(const char *opt, const char *s)
 
 static void parse_opts(int argc, char **argv)
 {
-	enum { O_CPU = 256, O_IDLE, O_URING, O_EPOLL, O_POOL, O_QUEUE, O_XDP, O_FROM };
+	enum { O_CPU = 256, O_IDLE, O_URING, O_EPOLL, O_POOL, O_QUEUE, O_XDP, O_FROM, O_CPUS };
 	static const struct option longs[] = {
 		{ "port", required_argument, 0, 'p' }, { "size", required_argument, 0, 's' },
 		{ "time", required_argument, 0, 't' }, { "batch", required_argument, 0, 'b' },
@@ -178,7 +184,8 @@ static void parse_opts(int argc, char **argv)
 		{ "uring", no_argument, 0, O_URING }, { "epoll", no_argument, 0, O_EPOLL },
 		{ "xdp", required_argument, 0, O_XDP }, { "addr", required_argument, 0, 'a' },
 		{ "pool", required_argument, 0, O_POOL }, { "queue", required_argument, 0, O_QUEUE },
-		{ "from", required_argument, 0, O_FROM }, { "help", no_argument, 0, 'h' },
+		{ "from", required_argument, 0, O_FROM }, { "cpus", required_argument, 0, O_CPUS },
+		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	int c, port_set = 0;
@@ -190,8 +197,8 @@ static void parse_opts(int argc, char **argv)
 	}
 	cfg_mode = argv[1];
 	if (strcmp(cfg_mode, "send") && strcmp(cfg_mode, "recv") && strcmp(cfg_mode, "sink") &&
-	    strcmp(cfg_mode, "port") && strcmp(cfg_mode, "copy"))
-		bad("unknown mode '%s': send, recv, sink, port or copy", cfg_mode);
+	    strcmp(cfg_mode, "port") && strcmp(cfg_mode, "copy") && strcmp(cfg_mode, "calib"))
+		bad("unknown mode '%s': send, recv, sink, port, copy or calib", cfg_mode);
 	opterr = 0;
 	optind = 2;
 	while ((c = getopt_long(argc, argv, ":p:s:t:b:g:n:R:a:h", longs, NULL)) != -1) {
@@ -212,6 +219,7 @@ static void parse_opts(int argc, char **argv)
 		case O_QUEUE: cfg_queue = (unsigned)num("--queue", optarg, 1, 1024); break;
 		case O_CPU: cfg_cpu = (int)num("--cpu", optarg, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0); break;
 		case O_FROM: cfg_from = (int)num("--from", optarg, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0); break;
+		case O_CPUS: cfg_cpus = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		case ':': bad("%s needs a value", argv[optind - 1]);
 		default: bad("unknown option '%s'", argv[optind - 1]);
@@ -232,8 +240,16 @@ static void parse_opts(int argc, char **argv)
 		cfg_batch = 32; /* suck -m pool's default */
 	if (cfg_from >= 0 && strcmp(cfg_mode, "copy"))
 		bad("--from is for copy");
+	if (cfg_cpus && strcmp(cfg_mode, "calib"))
+		bad("--cpus is for calib");
 	if (!strcmp(cfg_mode, "port"))
 		return;
+	if (!strcmp(cfg_mode, "calib")) {
+		if (!cfg_count == !cfg_secs || cfg_size || port_set || cfg_batch > 1 || cfg_segs > 1 || cfg_rcvbuf ||
+		    cfg_uring || cfg_xdp || cfg_epoll || cfg_pool || cfg_cpu >= 0)
+			bad("calib takes -n LOOPS or -t SECS, and --cpus LIST only");
+		return;
+	}
 	if (!strcmp(cfg_mode, "copy")) {
 		if (!cfg_size || !cfg_secs || port_set || cfg_batch > 1 || cfg_segs > 1 || cfg_count || cfg_rcvbuf ||
 		    cfg_uring || cfg_xdp || cfg_epoll || cfg_pool)
@@ -1073,6 +1089,100 @@ static void do_copy(void)
 	       pieces ? (double)copy_ns / (double)pieces : 0.0);
 }
 
+/* calib: the same piece of work on each CPU of --cpus at once, one pinned thread each, started
+ * together so that each CPU's figure is taken in the same moment. The work is memcpy of a
+ * buffer that stays in the cache, so its time is the CPU's availability (a process beside it, a
+ * hypervisor's steal) more than the memory's; scripts/perf compares it with its run's best. */
+#define BARE_CALIB_BUF 65536
+#define BARE_MAX_CALIB 64
+
+struct calib {
+	int cpu;
+	uint64_t loops, wall_ns, cpu_ns;
+	pthread_t tid;
+};
+
+static pthread_barrier_t calib_start;
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *calib_thread(void *arg)
+{
+	static _Thread_local uint8_t src[BARE_CALIB_BUF], dst[BARE_CALIB_BUF];
+	struct calib *c = arg;
+	uint64_t t0, c0, end, n = 0;
+
+	if (c->cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(c->cpu, &set);
+		if ((errno = pthread_setaffinity_np(pthread_self(), sizeof set, &set)) != 0)
+			error(1, errno, "pinning calib's thread to CPU %d", c->cpu);
+	}
+	memset(src, 7, sizeof src);
+	memcpy(dst, src, sizeof dst); /* both buffers in the cache before the clock starts */
+	pthread_barrier_wait(&calib_start);
+	t0 = mono_ns();
+	c0 = thread_cpu_ns();
+	end = t0 + (uint64_t)(cfg_secs * 1e9);
+	while (!stop && (cfg_count ? n < cfg_count : mono_ns() < end)) {
+		memcpy(dst, src, sizeof dst);
+		/* keep the copy: the compiler may not drop a memcpy whose result is read */
+		__asm__ volatile("" : : "r"(dst) : "memory");
+		n++;
+	}
+	c->wall_ns = mono_ns() - t0;
+	c->cpu_ns = thread_cpu_ns() - c0;
+	c->loops = n;
+	return NULL;
+}
+
+static void do_calib(void)
+{
+	static struct calib c[BARE_MAX_CALIB];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned n = 0;
+
+	if (!cfg_cpus) {
+		c[n++].cpu = -1;
+	} else {
+		char *list = strdup(cfg_cpus), *save = NULL, *w;
+		if (!list)
+			error(1, errno, "strdup");
+		for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			if (n == BARE_MAX_CALIB)
+				bad("--cpus '%s': at most %d CPUs", cfg_cpus, BARE_MAX_CALIB);
+			c[n++].cpu = (int)num("--cpus", w, 0, ncpu > 0 ? (uint64_t)ncpu - 1 : 0);
+		}
+		free(list);
+		if (!n)
+			bad("--cpus '%s': a list of CPUs, as 0,1", cfg_cpus);
+	}
+	if ((errno = pthread_barrier_init(&calib_start, NULL, n)) != 0)
+		error(1, errno, "pthread_barrier_init");
+	for (unsigned i = 0; i < n; i++)
+		if ((errno = pthread_create(&c[i].tid, NULL, calib_thread, &c[i])) != 0)
+			error(1, errno, "pthread_create");
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(c[i].tid, NULL);
+	printf("cpu\tloops\twall_ns\tcpu_ns\n");
+	for (unsigned i = 0; i < n; i++) {
+		if (c[i].cpu < 0)
+			printf("-");
+		else
+			printf("%d", c[i].cpu);
+		printf("\t%llu\t%llu\t%llu\n", (unsigned long long)c[i].loops, (unsigned long long)c[i].wall_ns,
+		       (unsigned long long)c[i].cpu_ns);
+	}
+}
+
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -1107,6 +1217,8 @@ int main(int argc, char **argv)
 		do_sink();
 	else if (!strcmp(cfg_mode, "copy"))
 		do_copy();
+	else if (!strcmp(cfg_mode, "calib"))
+		do_calib();
 	else
 		do_port();
 	if (fflush(stdout) != 0)

@@ -7,8 +7,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "rx.h"
-
 struct carry {
 	uint8_t *mem;
 	size_t size, used;
@@ -17,7 +15,9 @@ struct carry {
 
 struct entry {
 	uint64_t len;
-	struct rx_name src;
+	uint64_t stamp;            /* the kernel's receive stamp, 0 none */
+	uint32_t mark, pad;        /* the marking (--marks) */
+	uint8_t src[CARRY_SRC_LEN];
 };
 
 static size_t entry_bytes(size_t len)
@@ -42,13 +42,13 @@ struct carry *carry_new(size_t n, size_t cap)
 	return c;
 }
 
-int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src)
+int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src, uint64_t stamp, uint32_t mark)
 {
-	struct entry e = { .len = len };
+	struct entry e = { .len = len, .stamp = stamp, .mark = mark };
 
 	if (c->used + entry_bytes(len) > c->size)
 		return -1;
-	memcpy(e.src.b, src, RX_NAME_LEN);
+	memcpy(e.src, src, CARRY_SRC_LEN);
 	memcpy(c->mem + c->used, &e, sizeof e);
 	memcpy(c->mem + c->used + sizeof e, buf, len);
 	c->used += entry_bytes(len);
@@ -56,20 +56,26 @@ int carry_add(struct carry *c, const uint8_t *buf, size_t len, const void *src)
 	return 0;
 }
 
-void carry_feed(struct carry *c, struct rx *rx)
+const uint8_t *carry_next(const struct carry *c, size_t *at, size_t *len, const void **src, uint64_t *stamp,
+			  uint32_t *mark)
 {
-	struct carry *own = rx->carry;
+	const struct entry *e;
 
-	rx->carry = NULL; /* what is fed is this run's, never carried again */
-	for (size_t off = 0; off < c->used;) {
-		struct entry e;
-		memcpy(&e, c->mem + off, sizeof e);
-		(void)rx_take_as(rx, c->mem + off + sizeof e, (size_t)e.len, &e.src, 1);
-		off += entry_bytes((size_t)e.len);
-	}
+	if (*at >= c->used)
+		return NULL;
+	e = (const struct entry *)(c->mem + *at); /* every entry starts 8-byte aligned */
+	*len = (size_t)e->len;
+	*src = e->src;
+	*stamp = e->stamp;
+	*mark = e->mark;
+	*at += entry_bytes(*len);
+	return (const uint8_t *)(e + 1);
+}
+
+void carry_clear(struct carry *c)
+{
 	c->used = 0;
 	c->n = 0;
-	rx->carry = own;
 }
 
 unsigned carry_count(const struct carry *c)

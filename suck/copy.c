@@ -13,6 +13,7 @@ struct copy_state {
 	uint8_t *buf;
 	uint8_t **ring; /* the last --retain copies, oldest at next */
 	unsigned next;
+	uint64_t allocs;           /* variant_counts */
 };
 
 static int copy_setup(struct rx *rx)
@@ -55,7 +56,7 @@ static void copy_run(struct rx *rx)
 			continue;
 		}
 		memcpy(copy, st->buf, have);
-		rx->allocs++;
+		st->allocs++;
 		rx_datagram(rx, copy, (size_t)len, &from);
 		if (retain) {
 			free(st->ring[st->next]);
@@ -65,6 +66,13 @@ static void copy_run(struct rx *rx)
 			free(copy);
 		}
 	}
+}
+
+static void copy_counts(const struct rx *rx, struct variant_counts *c)
+{
+	const struct copy_state *st = rx->priv;
+
+	c->allocs = st->allocs;
 }
 
 static void copy_teardown(struct rx *rx)
@@ -89,4 +97,5 @@ const struct variant variant_copy = {
 	.setup = copy_setup,
 	.run = copy_run,
 	.teardown = copy_teardown,
+	.counts = copy_counts,
 };

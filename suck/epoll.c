@@ -35,6 +35,7 @@ struct epoll_busy_params {
 struct epoll_state {
 	int ep;
 	struct rx_msgs *m;     /* -b 1: one slot, received with recvmsg */
+	uint64_t wakeups;      /* epoll_wait calls that returned an event (variant_counts) */
 };
 
 static int epoll_setup(struct rx *rx)
@@ -145,10 +146,17 @@ static void epoll_run(struct rx *rx)
 			rx_recv_failed(rx, n < 0 ? errno : EAGAIN, "epoll_wait");
 			continue;
 		}
-		rx->wakeups++;
+		st->wakeups++;
 		drain(rx, st);
 		rx_batch(rx);
 	}
+}
+
+static void epoll_counts(const struct rx *rx, struct variant_counts *c)
+{
+	const struct epoll_state *st = rx->priv;
+
+	c->wakeups = st->wakeups;
 }
 
 static void epoll_teardown(struct rx *rx)
@@ -172,4 +180,5 @@ const struct variant variant_epoll = {
 	.setup = epoll_setup,
 	.run = epoll_run,
 	.teardown = epoll_teardown,
+	.counts = epoll_counts,
 };

@@ -1,4 +1,4 @@
-/* fanin: --senders N, several runs into one suck at once, each counted on its own (see rx.h).
+/* fanin: --senders N, several runs into one suck at once, each counted on its own (see fanin.h).
  * A run takes the lowest free slot with its first data datagram (with a run key, or its first
  * proven fin), as a run alone locks; each thread keeps a lane per slot, a struct rx bound to
  * the slot's rx_shared, and hands every datagram of the slot's run to it, so a lane is a run
@@ -6,8 +6,10 @@
  * tracker its own. What no slot claims (no header, a run beyond N) the hub counts itself.
  * Pitfalls: the lookup runs per datagram, so it is the last slot's id first, then a scan of at
  * most N words; slots fill in order and never empty, so a zero slot ends the runs in use; a
- * lane never checks the clock itself, so its receive window is moved on by the hub's checks. */
-#include "rx.h"
+ * lane never checks the clock itself, so its receive window is moved on by the hub's checks.
+ * rx.c knows none of this: fanin_attach sets the hub's hooks (rx.h), through which every
+ * datagram the hub would count, and each of its checks, come here. */
+#include "fanin.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,9 +19,16 @@
 #include "sys.h"
 #include "total.h"
 
+/* A thread's part, its hub's rx->hook: written by that thread alone, a cache line each. */
+struct fanin_hub {
+	_Alignas(64) struct fanin *f;
+	unsigned last;             /* the slot of the last datagram handed on */
+};
+
 struct fanin {
 	unsigned n, threads;
 	_Atomic unsigned used;     /* slots a run locked */
+	struct fanin_hub *hub;     /* threads: each hub's */
 	struct rx_shared *sh;      /* n: each run's shared state */
 	struct rx *lane;           /* n x threads: lane[s * threads + thread] */
 	size_t bytes;              /* the mapping */
@@ -28,21 +37,23 @@ struct fanin {
 struct fanin *fanin_new(const struct suck_cfg *cfg, unsigned threads)
 {
 	struct fanin *f = calloc(1, sizeof *f);
-	size_t shb = cfg->senders * sizeof *f->sh;
+	size_t hubb = threads * sizeof *f->hub, shb = cfg->senders * sizeof *f->sh;
 
 	if (!f)
 		return NULL;
 	f->n = cfg->senders;
 	f->threads = threads;
-	/* mmap, as the tracker: the meter's memory is not the strategy's heap_kib */
-	f->bytes = shb + (size_t)f->n * threads * sizeof *f->lane;
+	/* mmap, as the tracker: the meter's memory is not the strategy's heap_kib; the hubs first,
+	 * on the mapping's page-aligned start */
+	f->bytes = hubb + shb + (size_t)f->n * threads * sizeof *f->lane;
 	void *m = mmap(NULL, f->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED) {
 		free(f);
 		return NULL;
 	}
-	f->sh = m;
-	f->lane = (struct rx *)((uint8_t *)m + shb);
+	f->hub = m;
+	f->sh = (struct rx_shared *)((uint8_t *)m + hubb);
+	f->lane = (struct rx *)((uint8_t *)m + hubb + shb);
 	for (unsigned s = 0; s < f->n; s++) {
 		f->sh[s].key = cfg->key;
 		f->sh[s].start_real_ns = f->sh[s].fresh_ns = sys_real_ns();
@@ -55,25 +66,13 @@ struct fanin *fanin_new(const struct suck_cfg *cfg, unsigned threads)
 	return f;
 }
 
-int fanin_attach(struct fanin *f, struct rx *hub)
-{
-	for (unsigned s = 0; s < f->n; s++) {
-		struct rx *l = &f->lane[s * f->threads + hub->id];
-		if (rx_init(l, hub->fd, hub->id, hub->cfg, &f->sh[s]) < 0)
-			return -1;
-		l->next_progress_ns = 0; /* the hub prints the -i lines */
-	}
-	hub->fan = f;
-	return 0;
-}
-
 void fanin_free(struct fanin *f)
 {
 	if (!f)
 		return;
 	for (unsigned i = 0; i < f->n * f->threads; i++)
 		rx_free(&f->lane[i]);
-	munmap(f->sh, f->bytes);
+	munmap(f->hub, f->bytes);
 	free(f);
 }
 
@@ -110,9 +109,10 @@ static int may_claim(const struct rx *hub, const struct wire_hdr *h, const uint8
 /* The lane of the datagram's run on this thread, a slot taken if it may; NULL: none. */
 static struct rx *lane_of(struct rx *hub, const struct wire_hdr *h, const uint8_t *buf, size_t len)
 {
-	struct fanin *f = hub->fan;
+	struct fanin_hub *fh = hub->hook;
+	struct fanin *f = fh->f;
 	uint64_t want = 1ull << 32 | h->run_id;
-	unsigned s = hub->fan_last;
+	unsigned s = fh->last;
 	int claim = -1;
 
 	if (atomic_load_explicit(&f->sh[s].run, memory_order_relaxed) == want)
@@ -134,7 +134,7 @@ static struct rx *lane_of(struct rx *hub, const struct wire_hdr *h, const uint8_
 	}
 	if (s == f->n)
 		return NULL;
-	hub->fan_last = s;
+	fh->last = s;
 	return &f->lane[s * f->threads + hub->id];
 }
 
@@ -187,7 +187,9 @@ static void hub_count(struct rx *hub, const struct rx *lane, uint64_t before, si
 	sizes_add(&hub->sizes, len);
 }
 
-int fanin_take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, int work)
+/* The hooks (rx.h): take and discard hand a datagram of a run to the run's lane, which counts
+ * it as a run alone would; foreign and check look over the hub's lanes. */
+static int take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, int work)
 {
 	struct wire_hdr h;
 	struct rx *lane;
@@ -207,7 +209,7 @@ int fanin_take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, 
 	return r;
 }
 
-void fanin_discard(struct rx *hub, const uint8_t *buf, size_t len, const void *src)
+static void discard(struct rx *hub, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
 	struct rx *lane;
@@ -226,9 +228,9 @@ void fanin_discard(struct rx *hub, const uint8_t *buf, size_t len, const void *s
 	hub_count(hub, lane, before, len);
 }
 
-uint64_t fanin_foreign(const struct rx *hub)
+static uint64_t foreign(const struct rx *hub)
 {
-	const struct fanin *f = hub->fan;
+	const struct fanin *f = ((const struct fanin_hub *)hub->hook)->f;
 	uint64_t n = hub->foreign;
 
 	for (unsigned s = 0; s < f->n; s++)
@@ -236,9 +238,9 @@ uint64_t fanin_foreign(const struct rx *hub)
 	return n;
 }
 
-void fanin_check(struct rx *hub, uint64_t now)
+static void check(struct rx *hub, uint64_t now)
 {
-	struct fanin *f = hub->fan;
+	struct fanin *f = ((struct fanin_hub *)hub->hook)->f;
 	unsigned drained = 0, fins = 0, s;
 
 	for (s = 0; s < f->n && atomic_load(&f->sh[s].run); s++) {
@@ -253,6 +255,22 @@ void fanin_check(struct rx *hub, uint64_t now)
 	atomic_store(&hub->sh->fins, fins); /* for the -i lines */
 	if (drained == f->n && !atomic_load(&hub->sh->drain))
 		atomic_store(&hub->sh->drain, 1);
+}
+
+static const struct rx_hooks hooks = { .take = take, .discard = discard, .check = check, .foreign = foreign };
+
+int fanin_attach(struct fanin *f, struct rx *hub)
+{
+	for (unsigned s = 0; s < f->n; s++) {
+		struct rx *l = &f->lane[s * f->threads + hub->id];
+		if (rx_init(l, hub->fd, hub->id, hub->cfg, &f->sh[s]) < 0)
+			return -1;
+		l->next_progress_ns = 0; /* the hub prints the -i lines */
+	}
+	f->hub[hub->id].f = f;
+	hub->hook = &f->hub[hub->id];
+	hub->hooks = &hooks;
+	return 0;
 }
 
 static void runs_add(struct seq_runs *d, const struct seq_runs *s)
@@ -287,6 +305,10 @@ void fanin_add(struct total *t, const struct total *run)
 	if (run->jitter) {
 		t->jitter = 1;
 		jitter_merge(&t->jit, &run->jit);
+	}
+	if (run->gaps) {
+		t->gaps = 1;
+		gaps_merge(&t->gap, &run->gap);
 	}
 	if (run->latency) {
 		t->latency = 1;

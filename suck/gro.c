@@ -3,6 +3,7 @@
  * segment size in a control message. Every segment is one wire datagram: it is split out and
  * counted, checked and worked on exactly as if it had arrived alone. */
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <netinet/udp.h>
 #include <sys/socket.h>
 
@@ -14,14 +15,23 @@
 
 #define GRO_SLOT 65535 /* a coalesced buffer can be as large as any datagram */
 
+struct gro_state {
+	struct rx_msgs *m;
+	uint64_t bufs;             /* buffers taken (variant_counts) */
+};
+
 static int gro_setup(struct rx *rx)
 {
+	struct gro_state *st;
 	int one = 1;
 
 	if (setsockopt(rx->fd, SOL_UDP, UDP_GRO, &one, sizeof one) < 0)
 		return VARIANT_UNSUPPORTED;
-	rx->priv = rx_msgs_new(rx->cfg->batch, GRO_SLOT, RX_CTL_LEN);
-	return rx->priv ? 0 : -1;
+	rx->priv = st = calloc(1, sizeof *st);
+	if (!st)
+		return -1;
+	st->m = rx_msgs_new(rx->cfg->batch, GRO_SLOT, RX_CTL_LEN);
+	return st->m ? 0 : -1;
 }
 
 /* The segment size of a coalesced message, or 0 when it holds one datagram. */
@@ -49,7 +59,8 @@ static size_t segment_size(struct msghdr *mh)
 
 static void gro_run(struct rx *rx)
 {
-	struct rx_msgs *m = rx->priv;
+	struct gro_state *st = rx->priv;
+	struct rx_msgs *m = st->m;
 	unsigned empty = 0, budget = 0;
 
 	while (!rx->done) {
@@ -64,7 +75,7 @@ static void gro_run(struct rx *rx)
 		}
 		empty = 0;
 		budget = 0;
-		rx->bufs += (uint64_t)n;
+		st->bufs += (uint64_t)n;
 		for (int i = 0; i < n && !rx_cut(rx); i++) {
 			struct msghdr *mh = &m->msgs[i].msg_hdr;
 			const uint8_t *p = m->iov[i].iov_base;
@@ -95,9 +106,21 @@ static void gro_run(struct rx *rx)
 	}
 }
 
+static void gro_counts(const struct rx *rx, struct variant_counts *c)
+{
+	const struct gro_state *st = rx->priv;
+
+	c->bufs = st->bufs;
+}
+
 static void gro_teardown(struct rx *rx)
 {
-	rx_msgs_free(rx->priv);
+	struct gro_state *st = rx->priv;
+
+	if (!st)
+		return;
+	rx_msgs_free(st->m);
+	free(st);
 }
 
 const struct variant variant_gro = {
@@ -106,9 +129,11 @@ const struct variant variant_gro = {
 	/* A gro buffer can hold 64 KiB: 8 of them per call stay in the second-level cache while
 	 * the datagrams in them are checked; 32 (2 MiB) do not, and cost 10-15 % more per datagram. */
 	.batch = 8,
+	.slot = GRO_SLOT,
 	.spins = 1,
 	.busy_polls = 1,
 	.setup = gro_setup,
 	.run = gro_run,
 	.teardown = gro_teardown,
+	.counts = gro_counts,
 };

@@ -19,7 +19,11 @@
 #include "sys.h"
 #include "suck.h"
 #include "carry.h"
+#include "echo.h"
+#include "fanin.h"
 #include "kernel.h"
+#include "one.h"
+#include "serve.h"
 #include "setup.h"
 #include "total.h"
 #include "variant.h"
@@ -98,10 +102,12 @@ static int setup(char *where, size_t len, int *rcvbuf)
 		sh.serve_ns = sys_mono_ns();
 		atomic_store(&sh.last_ns, sh.serve_ns);
 		/* what may arrive of the next run between a stale run's end and every thread's stop:
-		 * a batch and a check's datagrams, twice for the entries' own room */
+		 * a batch and a check's datagrams, twice; a gro message is a buffer of up to 64 KiB
+		 * in datagrams of 32 bytes or more, each an entry with its 56 bytes of bookkeeping */
+		size_t cap = cfg.bufsize < WIRE_FIN_LEN ? WIRE_FIN_LEN : cfg.bufsize;
+		size_t unit = cfg.variant->slot ? (size_t)cfg.variant->slot * 3 : cap;
 		for (unsigned i = 0; i < cfg.threads; i++)
-			if (!(carries[i] = carry_new(2 * ((size_t)cfg.batch + RX_FLUSH), cfg.bufsize < WIRE_FIN_LEN ?
-						     WIRE_FIN_LEN : cfg.bufsize))) {
+			if (!(carries[i] = carry_new(2 * ((size_t)cfg.batch + RX_FLUSH), unit))) {
 				warn("mmap for the next run's first datagrams");
 				return 1;
 			}
@@ -232,13 +238,15 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	}
 	if (fan)
 		fanin_sizes(&tot, runs, nruns);
+	if (!tot.other_run) /* a datagram of another run that was carried to the next, or none */
+		other_id = 0;
 	if (other_id && fan)
 		fprintf(stderr, "suck: warning: datagrams of a run beyond --senders %u arrived (run id %08x); "
 			"they are counted as foreign (other_run)\n", cfg.senders, other_id);
 	else if (other_id)
 		fprintf(stderr, "suck: warning: datagrams of another run arrived (run id %08x%s); they are "
 			"counted as foreign (other_run)%s\n", other_id, cfg.run_id ? "" : ", after the first",
-			cfg.run_id ? "" : ": give suck and blast the same --run-id");
+			cfg.run_id || cfg.nrun_ids || cfg.key.set ? "" : ": give suck and blast the same --run-id");
 	if (tot.latency && tot.lat.negative)
 		warnx("warning: %llu datagrams carried a send time later than they were received: blast's "
 		      "and suck's clocks are not in step (two hosts? synchronise them, e.g. with PTP); "
@@ -262,6 +270,18 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		      (unsigned long long)tot.seq.bytes_sent, (unsigned long long)tot.bytes);
 	if (kdrops < 0)
 		fprintf(stderr, "suck: warning: socket not found in /proc/net/udp: dropped unknown, reported as 0\n");
+	/* A source-specific join that let nothing in: the filter is the first suspect. */
+	if (cfg.source && !tot.received && !tot.foreign && !tot.size_word) {
+		const char *source_kernel = setup_source_kernel();
+		if (source_kernel[0])
+			fprintf(stderr, "suck: warning: --source %s: nothing arrived from it; this host's senders "
+				"send to %s from %s, which the filter keeps out (see above)\n", cfg.source,
+				cfg.join, source_kernel);
+		else
+			fprintf(stderr, "suck: warning: --source %s: nothing arrived from it (a source-specific "
+				"join lets in that source's datagrams alone: is it the sender's address as the "
+				"kernel sends it?)\n", cfg.source);
+	}
 
 	report_init(&r);
 	if (cfg.rx_dev && !kw->napi_ok)
@@ -317,6 +337,8 @@ static void close_all(void)
 		carry_free(carries[i]);
 		carries[i] = NULL;
 	}
+	echo_budget_free(sh.echo_budget);
+	sh.echo_budget = NULL;
 }
 
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,
@@ -358,7 +380,7 @@ static int next_run(void)
 {
 	int rc = 0;
 
-	rx_serve_next(&sh);
+	serve_next(&sh);
 	for (unsigned i = 0; i < cfg.threads && !rc; i++) {
 		int fd = rxs[i].fd;
 		cfg.variant->teardown(&rxs[i]);
@@ -378,7 +400,7 @@ static int next_run(void)
 	}
 	for (unsigned i = 0; i < cfg.threads && !rc; i++)
 		if (carries[i])
-			carry_feed(carries[i], &rxs[i]);
+			rx_feed(&rxs[i], carries[i]);
 	return rc;
 }
 
@@ -388,11 +410,19 @@ static void set_aside(void)
 {
 	uint64_t own = 0, next = atomic_load(&sh.next);
 
+	char quiet[48];
+
 	for (unsigned i = 0; i < cfg.threads; i++)
 		own += rxs[i].received - rxs[i].foreign - rxs[i].truncated;
-	warnx("warning: run %08x sent no fin and went quiet when run %08x began (%llu datagrams of "
+	/* without a key or names, the run was found quiet for --stale */
+	if (cfg.stale_s == 1)
+		snprintf(quiet, sizeof quiet, ", a second after it went quiet");
+	else
+		snprintf(quiet, sizeof quiet, ", %g s after it went quiet (--stale)", cfg.stale_s);
+	warnx("warning: run %08x had not sent all its fins when run %08x began%s (%llu datagrams of "
 	      "it arrived): it is set aside, and the report is of run %08x", (uint32_t)atomic_load(&sh.run),
-	      (uint32_t)next, (unsigned long long)own, (uint32_t)next);
+	      (uint32_t)next, cfg.key.set ? " with the run key's proof" : cfg.nrun_ids ? ", one of the runs named" :
+	      quiet, (unsigned long long)own, (uint32_t)next);
 }
 
 /* --serve: runs one after another on the same sockets, each reported as it ends. A run that

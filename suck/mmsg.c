@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include "echo.h"
+#include "one.h"
 #include "variant.h"
 
 static int mmsg_setup(struct rx *rx)
@@ -15,6 +16,7 @@ static int mmsg_setup(struct rx *rx)
 static void mmsg_run(struct rx *rx)
 {
 	struct rx_msgs *m = rx->priv;
+	const int share = rx->cfg->one_socket;
 
 	while (!rx->done) {
 		/* MSG_TRUNC: msg_len is the datagram's real length, so a truncated one is seen */
@@ -23,7 +25,7 @@ static void mmsg_run(struct rx *rx)
 		if (n < 0)
 			continue;
 		/* --one-socket: worked on here, counted with the other threads' under one lock */
-		if (rx->one) {
+		if (share) {
 			one_batch(rx, m, n);
 			rx_batch(rx);
 			continue;

@@ -22,7 +22,7 @@
  * tracker's window of one flow (65536 datagrams) would be late, counted, never valid. Fins
  * consumed by the accountant are not worked on, as in a run alone: a datagram that looks like
  * a fin is left to the accountant's work, under the lock (a handful per run). */
-#include "rx.h"
+#include "one.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -65,7 +65,7 @@ struct one *one_new(const struct suck_cfg *cfg, int fd, struct rx_shared *sh, un
 
 void one_attach(struct one *o, struct rx *hub)
 {
-	hub->one = o;
+	hub->hook = o;
 }
 
 void one_free(struct one *o)
@@ -79,7 +79,7 @@ void one_free(struct one *o)
 
 void one_batch(struct rx *rx, struct rx_msgs *m, int n)
 {
-	struct one *o = rx->one;
+	struct one *o = rx->hook;
 	struct rx *a = &o->acct;
 	uint64_t *hand = o->hand ? o->hand + (size_t)rx->id * o->batch : NULL;
 	size_t bufsize = rx->cfg->bufsize;

@@ -1,8 +1,8 @@
 /* suck's options: the table (options.h) made into rows, the setters and report shows its rows
  * name, the variants' capabilities that rows' .cap check (with the messages the tests and the
  * scripts pass on), and the rules between options that are real logic (--run-id lists,
- * --senders, --one-socket, --join), after the table's own parse. Every check on the options is
- * here: --check (main.c) relies on it. */
+ * --senders, --one-socket, --join, --echo on a wildcard), after the table's own parse. Every
+ * check on the options is here: --check (main.c) relies on it. */
 #include <net/if.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "report.h"
 #include "suck.h"
 #include "variant.h"
+#include "wire.h"
 
 const struct variant *const variants[] = {
 	&variant_copy, &variant_buffer, &variant_mmsg, &variant_gro, &variant_uring, &variant_epoll,
@@ -161,6 +162,11 @@ static void set_dev(const struct optdef *o, void *cfg, const char *arg)
 
 #define C(cfg) ((const struct suck_cfg *)(cfg))
 #define S(ctx) ((const struct suck_show *)(ctx))
+
+static int echo_on(const void *cfg)
+{
+	return C(cfg)->echo;
+}
 
 static int has_events(const void *cfg)
 {
@@ -311,9 +317,10 @@ void suck_options(struct suck_cfg *cfg, int argc, char **argv)
 				"run at a time", cfg->serve ? "--serve" : "--senders");
 		/* RFC 3550's D is between datagrams in arrival order; the accountant sees batches in
 		 * the order the threads take its lock */
-		if (cfg->jitter)
-			opt_die("--one-socket with --jitter: the threads' batches are counted in the order "
-				"they take the lock, not the order they arrived, and jitter needs the latter");
+		if (cfg->jitter || cfg->gaps)
+			opt_die("--one-socket with %s: the threads' batches are counted in the order "
+				"they take the lock, not the order they arrived, and %s needs the latter",
+				cfg->jitter ? "--jitter" : "--gaps", cfg->jitter ? "jitter" : "a gap");
 		if (cfg->echo)
 			opt_die("--one-socket with --echo: the replies are queued per thread; run -j without "
 				"--one-socket");
@@ -342,6 +349,20 @@ void suck_options(struct suck_cfg *cfg, int argc, char **argv)
 	if (cfg->join && cfg->to.ss.ss_family != cfg->group.ss.ss_family)
 		opt_die("-a '%s' with --join '%s': bind an address of the group's family (or leave -a out: "
 			"the group)", cfg->addr, cfg->join);
+	/* A source address is whatever a datagram says: on a wildcard, any host that reaches the
+	 * port can aim the replies at a third (echo.h says what bounds them). */
+	if (cfg->echo && net_is_any(&cfg->to)) {
+		if (cfg->echo_max)
+			fprintf(stderr, "suck: warning: --echo on %s: any host that can reach the port gets replies, "
+				"sent to whatever source its datagrams name, no larger than its requests or %u bytes, "
+				"under a budget per source of %llu bytes a second beyond its requests (--echo-budget)\n",
+				cfg->addr, cfg->echo_max, (unsigned long long)cfg->echo_budget);
+		else
+			fprintf(stderr, "suck: warning: --echo on %s: any host that can reach the port gets replies, "
+				"sent to whatever source its datagrams name, no larger than its requests (larger only "
+				"with --echo-max, under a budget per source)\n", cfg->addr);
+	}
+	/* Every check on the options is above: --check (main.c) relies on it. */
 }
 
 void suck_settings(struct report *r, const struct suck_cfg *cfg, enum suck_sec sec, int check,

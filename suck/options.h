@@ -84,10 +84,10 @@ OPT(unsigned, threads, .sname = 'j', .name = "threads", .arg = "N", .type = OD_U
 OPT(int, one_socket, .name = "one-socket", .type = OD_FLAG, .cap = CAP_SHARE, .def = "off",
     .key = "one_socket", .sec = SS_SHAPE,
     .help = "-j: the N threads share one socket (no SO_REUSEPORT), each batch counted under one lock "
-	    "(%V; not with --serve, --senders, --jitter, --echo, --join)",
+	    "(%V; not with --serve, --senders, --jitter, --gaps, --echo, --join)",
     .doc = "with `-j N` (2 or more): the N threads share one socket, no SO_REUSEPORT; each batch counted "
 	   "under one lock; %V only, not with `--serve`, "
-	   "`--senders`, `--jitter`, `--echo`, `--join`")
+	   "`--senders`, `--jitter`, `--gaps`, `--echo`, `--join`")
 OPT(unsigned, retain, .name = "retain", .arg = "N", .type = OD_COUNT, .lo = 0, .hi = SUCK_MAX_RETAIN,
     OD_DEF("0"), .cap = CAP_RETAIN, .key = "retain", .sec = SS_RETAIN,
     .help = "%V: keep the last N copies alive, %R",
@@ -128,14 +128,35 @@ OPT(const char *, mc_if, .name = "mc-if", .arg = "IFNAME", .type = OD_STR, .set 
     .doc = "`--join`: the interface to join on")
 OPT(int, echo, .name = "echo", .type = OD_FLAG, .cap = CAP_ECHO, .def = "off", .key = "echo",
     .sec = SS_ECHO,
-    .help = "send every valid datagram back to its source after the work, for blast --rtt (%V)",
+    .help = "send every valid datagram back to its source after the work, for blast --rtt (%V); a "
+	    "reply is never larger than its request unless --echo-max allows it",
     .doc = "send every valid datagram back to its source after the work, as large as a request asks "
-	   "(blast `--rtt`; see [echo](#echo)); %V only")
+	   "but no larger than the request (blast `--rtt`; see [echo](#echo)); %V only; keys `echoed`, "
+	   "`echo_errors`, `echo_clipped`, `echo_limited`")
+OPT(unsigned, echo_max, .name = "echo-max", .arg = "BYTES", .type = OD_BYTES, .lo = 0, .hi = WIRE_MAX_REPLY,
+    OD_DEF("0"), .needs = "echo", .key = "echo_max", .sec = SS_ECHO, .when = echo_on,
+    .help = "--echo: a reply may be as large as a request asks, up to BYTES, %R; 0: no larger than "
+	    "the request",
+    .doc = "`--echo`: a reply may be as large as its request asks up to BYTES even when the request is "
+	   "smaller, %R (0: never larger than its request)")
+OPT(uint64_t, echo_budget, .name = "echo-budget", .arg = "BYTES", .type = OD_BYTES, .lo = 1,
+    .hi = SUCK_MAX_ECHO_BUDGET, OD_DEF("64M"), .needs = "echo", .key = "echo_budget", .sec = SS_ECHO,
+    .when = echo_on,
+    .help = "--echo: bytes a second that replies to one source address may carry beyond their "
+	    "requests; a reply over it is not sent, %R",
+    .doc = "`--echo`: bytes a second that replies to one source address may carry beyond their requests "
+	   "(a bucket of one second's); a reply over it is not sent (`echo_limited`), %R")
 OPT(int, jitter, .name = "jitter", .type = OD_FLAG, .def = "off", .key = "jitter", .sec = SS_JITTER,
     .help = "RFC 3550 interarrival jitter of every flow, and the percentiles of the delay variation "
 	    "|D|, from the kernel's receive stamps",
     .doc = "RFC 3550 interarrival jitter of every flow and the percentiles of the delay variation |D|, "
 	   "from the kernel's receive stamps (see [jitter](#jitter-and-loss-runs))")
+OPT(int, gaps, .name = "gaps", .type = OD_FLAG, .def = "off", .key = "gaps", .sec = SS_GAPS,
+    .help = "the gaps between each flow's datagrams as they arrived, from the kernel's receive "
+	    "stamps: mean, variation, percentiles",
+    .doc = "the gaps between each flow's datagrams as they arrived, from the kernel's receive stamps: "
+	   "mean, coefficient of variation, median and 99th percentile, the largest ([send "
+	   "patterns](#send-patterns)); keys `arrival_gap_*`")
 OPT(int, marks, .name = "marks", .type = OD_FLAG, .def = "off", .key = "marks", .sec = SS_MARKS,
     .help = "read the TOS (traffic class) and TTL (hop limit) of every valid datagram: the first's, "
 	    "and how many differ from it",

@@ -1,5 +1,5 @@
-/* pool: one receiving thread hands batches to --workers N threads that run the work, the
- * static worker pool fed through a queue of seed 002, with the queue bounded. The receiver (this
+/* pool: one receiving thread hands batches to --workers N threads that run the work: a static
+ * worker pool fed through a bounded queue, as many servers are built. The receiver (this
  * rx's thread) takes a recvmmsg batch into a slot of a ring, does for each datagram what every
  * variant does but the work (rx_account: the fin, the run, the flow's owner, the sequence),
  * and queues the slot; a worker takes it, runs the work on each datagram and gives the slot
@@ -71,6 +71,8 @@ struct pool {
 	struct pool_worker *w;
 	size_t bufsize;
 	uint64_t start_real_ns;
+	uint64_t unworked;         /* counted, their work left undone at a stop (variant_counts) */
+	uint64_t queue_hwm;        /* the most batches waiting for a worker at once */
 };
 
 static void lat_free(struct rx_latency *l)
@@ -234,7 +236,7 @@ static void wait_tick(struct rx *rx, struct pool *p)
 
 /* Queues the receiver's slot for a worker (the queue has room: only the receiver adds to it)
  * and returns a free one to receive into next. */
-static unsigned hand_off(struct rx *rx, struct pool *p, unsigned slot)
+static unsigned hand_off(struct pool *p, unsigned slot)
 {
 	unsigned q, next;
 
@@ -242,8 +244,8 @@ static unsigned hand_off(struct rx *rx, struct pool *p, unsigned slot)
 	q = atomic_load(&p->qlen);
 	p->queue[(p->head + q) % p->cap] = slot;
 	atomic_store(&p->qlen, q + 1);
-	if (q + 1 > rx->queue_hwm)
-		rx->queue_hwm = q + 1;
+	if (q + 1 > p->queue_hwm)
+		p->queue_hwm = q + 1;
 	if (p->idle_workers)
 		pthread_cond_signal(&p->work_cv);
 	next = p->free_slots[--p->nfree]; /* one is free: at most cap wait, one per worker works */
@@ -302,7 +304,7 @@ static void pool_run(struct rx *rx)
 		}
 		rx_batch(rx);
 		if (s->n)
-			cur = hand_off(rx, p, cur);
+			cur = hand_off(p, cur);
 	}
 end:
 	pthread_mutex_lock(&p->mu);
@@ -319,14 +321,22 @@ end:
 	for (unsigned i = 0; i < p->started; i++)
 		pthread_join(p->w[i].tid, NULL);
 	for (unsigned q = 0; q < atomic_load(&p->qlen); q++)
-		rx->unworked += p->slots[p->queue[(p->head + q) % p->cap]].n;
+		p->unworked += p->slots[p->queue[(p->head + q) % p->cap]].n;
 	for (unsigned i = 0; i < p->started; i++) {
 		struct pool_worker *w = &p->w[i];
-		rx->unworked += w->unworked;
+		p->unworked += w->unworked;
 		work_merge(&rx->work, &w->work);
 		if (w->lat && rx->lat)
 			rx_latency_merge(rx->lat, w->lat);
 	}
+}
+
+static void pool_counts(const struct rx *rx, struct variant_counts *c)
+{
+	const struct pool *p = rx->priv;
+
+	c->unworked = p->unworked;
+	c->queue_hwm = p->queue_hwm;
 }
 
 static void pool_teardown(struct rx *rx)
@@ -360,4 +370,5 @@ const struct variant variant_pool = {
 	.setup = pool_setup,
 	.run = pool_run,
 	.teardown = pool_teardown,
+	.counts = pool_counts,
 };

@@ -55,12 +55,22 @@ int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, stru
 			return -1;
 		}
 	}
-	/* --echo: as many replies queued as one receive call can take */
-	if (cfg->echo && !(rx->echo = echo_new(cfg->variant && cfg->variant->batch ? cfg->batch : 1,
-					      cfg->to.ss.ss_family)))
+	if (cfg->gaps) {
+		rx->gap = mmap(NULL, sizeof *rx->gap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (rx->gap == MAP_FAILED) {
+			rx->gap = NULL;
+			return -1;
+		}
+	}
+	/* --echo: as many replies queued as one receive call can take; one budget for every
+	 * thread, made before any thread runs (the threads' states are set up one by one) */
+	if (cfg->echo && !sh->echo_budget && !(sh->echo_budget = echo_budget_new(cfg->echo_budget)))
 		return -1;
-	rx->ctl = cfg->latency || cfg->marks || cfg->jitter;
-	rx->extra = cfg->latency || cfg->marks || cfg->jitter || cfg->echo;
+	if (cfg->echo && !(rx->echo = echo_new(cfg->variant && cfg->variant->batch ? cfg->batch : 1,
+					      cfg->to.ss.ss_family, cfg->echo_max, sh->echo_budget)))
+		return -1;
+	rx->ctl = cfg->latency || cfg->marks || cfg->jitter || cfg->gaps;
+	rx->extra = cfg->latency || cfg->marks || cfg->jitter || cfg->gaps || cfg->echo;
 	return seq_init(&rx->trk);
 }
 
@@ -111,6 +121,9 @@ int rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const ui
 	/* --jitter: the kernel's receive stamp; the hand-off's time (--latency) or now without */
 	if (rx->jit)
 		jitter_add(rx->jit, h->flow, h->send_ns, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
+	/* --gaps: likewise; gro's segments of one buffer share its stamp, arriving as one */
+	if (rx->gap)
+		gaps_add(rx->gap, h->flow, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
 	/* after the work, which rx_take has done (no variant that hands the work on echoes) */
 	if (rx->echo)
 		echo_add(rx->echo, rx->fd, buf, len, src);
@@ -259,6 +272,9 @@ void rx_free(struct rx *rx)
 	if (rx->jit)
 		munmap(rx->jit, sizeof *rx->jit);
 	rx->jit = NULL;
+	if (rx->gap)
+		munmap(rx->gap, sizeof *rx->gap);
+	rx->gap = NULL;
 	echo_free(rx->echo);
 	rx->echo = NULL;
 	seq_free(&rx->trk);
@@ -268,8 +284,8 @@ void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src)
 {
 	struct wire_hdr h;
 
-	if (rx->fan) {
-		fanin_discard(rx, buf, len, src);
+	if (rx->hooks) {
+		rx->hooks->discard(rx, buf, len, src);
 		return;
 	}
 	if (len <= rx->cfg->bufsize && wire_get_hdr(buf, len, &h) == 0 && h.type == WIRE_DATA &&
@@ -310,14 +326,18 @@ static void stop_all(struct rx *rx, enum rx_stop why)
 
 int rx_may_lock(const struct suck_cfg *cfg, const struct rx_shared *sh, const struct wire_hdr *h)
 {
-	if (cfg->nrun_ids) {
-		for (unsigned i = 0; i < cfg->nrun_ids; i++)
-			if (cfg->run_ids[i] == h->run_id)
-				return 1;
+	unsigned i = 0;
+
+	/* named runs: one of them; under a key also with its proof, which data and requests carry */
+	while (i < cfg->nrun_ids && cfg->run_ids[i] != h->run_id)
+		i++;
+	if (cfg->nrun_ids && i == cfg->nrun_ids)
 		return 0;
-	}
+	/* and sent after suck started (or after the newest fin of a run it served): a recording of
+	 * an earlier run, played again as it was, starts nothing */
 	if (sh->key.set)
-		return h->type == WIRE_REQ || (h->type == WIRE_DATA && h->proof == wire_run_proof(sh->key.k, h->run_id));
+		return (h->type == WIRE_DATA || h->type == WIRE_REQ) && h->send_ns >= sh->fresh_ns &&
+		       h->proof == wire_run_proof(sh->key.k, h->run_id);
 	return 1;
 }
 
@@ -357,6 +377,16 @@ int rx_lock(struct rx *rx, const struct wire_hdr *h)
 	return 1;
 }
 
+int rx_finished(const struct rx_shared *sh, uint32_t run_id)
+{
+	unsigned n = sh->ndone < RX_DONE_IDS ? sh->ndone : RX_DONE_IDS;
+
+	for (unsigned i = 0; i < n; i++)
+		if (sh->done_ids[i] == run_id)
+			return 1;
+	return 0;
+}
+
 /* Is the run stale now that h, of another run, arrived? Only a run without a believed fin
  * (one with fins is ending on its own), never a fixed one, and only for a run that may start:
  * a named one, a proven one under a key; with neither, a run quiet for --stale, as a
@@ -365,13 +395,18 @@ static int stale_now(struct rx *rx, const struct wire_hdr *h)
 {
 	struct rx_shared *sh = rx->sh;
 
-	if (!atomic_load(&sh->run) || atomic_load(&sh->fins) || atomic_load(&sh->drain))
+	uint64_t last = atomic_load(&sh->run_ns);
+
+	/* a run with every fin in is ending on its own; one with some fins may still be stale (a
+	 * flow's fin in, the rest of it killed) */
+	if (!atomic_load(&sh->run) || atomic_load(&sh->drain))
 		return 0;
 	if (sh->ndone && rx_finished(sh, h->run_id))
 		return 0;
 	if (rx->cfg->nrun_ids || sh->key.set)
 		return rx_may_lock(rx->cfg, sh, h);
-	return rx->check_ns - atomic_load(&sh->run_ns) >= (uint64_t)(rx->cfg->stale_s * 1e9);
+	/* another thread may have seen the run after this thread's last check: not quiet */
+	return rx->check_ns > last && rx->check_ns - last >= (uint64_t)(rx->cfg->stale_s * 1e9);
 }
 
 int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t len, const void *src)
@@ -387,13 +422,37 @@ int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t
 		stop_all(rx, RX_STOP_STALE);
 	}
 	/* full: counted here as other_run, which the next run then reports lost */
-	if (carry_add(rx->carry, buf, len, src) < 0)
+	if (carry_add(rx->carry, buf, len, src, rx->stamp_ns, rx->mark) < 0)
 		return 0;
 	rx->received--;
 	rx->bytes -= len;
 	sizes_sub(&rx->sizes, len);
 	rx->carried++;
 	return 1;
+}
+
+void rx_feed(struct rx *rx, struct carry *c)
+{
+	struct carry *own = rx->carry;
+	const uint8_t *buf;
+	const void *src;
+	size_t at = 0, len;
+
+	_Static_assert(CARRY_SRC_LEN == RX_NAME_LEN, "carry holds a whole source address");
+	rx->carry = NULL; /* what is fed is this run's, never carried again */
+	uint64_t stamp;
+	uint32_t mark;
+
+	while ((buf = carry_next(c, &at, &len, &src, &stamp, &mark))) {
+		rx->stamp_ns = stamp;
+		rx->mark = mark;
+		(void)rx_take_as(rx, buf, len, src, 1);
+	}
+	/* the replies (--echo) name sources in the carry: out before it can be written again */
+	if (rx->echo)
+		echo_flush(rx->echo, rx->fd);
+	carry_clear(c);
+	rx->carry = own;
 }
 
 int rx_claim(struct rx *rx, unsigned flow, const void *src)
@@ -532,7 +591,7 @@ static void progress(struct rx *rx, uint64_t now)
 	struct rx_shared *sh = rx->sh;
 	uint64_t every = (uint64_t)(rx->cfg->interval_s * 1e9);
 	struct suck_counts c;
-	uint64_t foreign = rx->fan ? fanin_foreign(rx) : rx->foreign; /* --senders: the runs' too */
+	uint64_t foreign = rx->hooks ? rx->hooks->foreign(rx) : rx->foreign; /* --senders: the runs' too */
 
 	atomic_fetch_add(&sh->received, rx->received - rx->progress_received);
 	atomic_fetch_add(&sh->foreign, foreign - rx->progress_foreign);
@@ -551,7 +610,7 @@ static void progress(struct rx *rx, uint64_t now)
 		return;
 	c.received = atomic_load(&sh->received);
 	c.foreign = atomic_load(&sh->foreign);
-	c.kernel_drops = rx->cfg->threads == 1 || rx->one ? rx_drops(rx) : -1; /* one socket */
+	c.kernel_drops = rx->cfg->threads == 1 || rx->cfg->one_socket ? rx_drops(rx) : -1; /* one socket */
 	c.fins = atomic_load(&sh->fins);
 	c.jitter_us = -1;
 	if (rx->jit && atomic_load(&sh->jit_flows))
@@ -586,8 +645,8 @@ static void check(struct rx *rx, uint64_t now)
 		stop_all(rx, RX_STOP_RUN_TIMEOUT);
 	else if (atomic_load(&rx->sh->stop))
 		rx->done = (enum rx_stop)atomic_load(&rx->sh->stop);
-	if (rx->fan)
-		fanin_check(rx, now);
+	if (rx->hooks)
+		rx->hooks->check(rx, now);
 	if (rx->drain_ns == 0 && atomic_load(&rx->sh->drain)) {
 		rx->flags |= MSG_DONTWAIT;
 		rx->drain_ns = now;

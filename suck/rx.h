@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "gaps.h"
 #include "hist.h"
 #include "jitter.h"
 #include "key.h"
@@ -94,7 +95,9 @@ struct rx_shared {
 	_Atomic uint32_t mark_first; /* --marks: the first valid datagram's marking | RX_MARK_SEEN */
 	_Atomic uint64_t jit_sum;  /* --jitter -i: every thread's flows' J (ns), at its last check */
 	_Atomic unsigned jit_flows; /* ... and how many flows that is */
-	/* --serve (serve.c): kept from run to run by rx_serve_next, the rest is reset */
+	struct echo_budget *echo_budget; /* --echo: the replies' budget per source (echo.h), every
+				      thread's, made by the first rx_init, kept from run to run */
+	/* --serve (serve.c): kept from run to run by serve_next, the rest is reset */
 	uint64_t serve_ns;         /* CLOCK_MONOTONIC when serving began: -t counts from it */
 	_Atomic uint64_t lock_ns;  /* when the run locked, for --run-timeout; 0 before */
 	uint32_t done_ids[RX_DONE_IDS]; /* the run ids of the last runs served, a ring */
@@ -110,7 +113,7 @@ struct rx {
 	int flags;                 /* recv flags: MSG_DONTWAIT while draining */
 	enum rx_stop done;
 
-	uint64_t received, bytes, foreign, truncated, allocs;
+	uint64_t received, bytes, foreign, truncated;
 	struct sizes sizes;        /* received and bytes per size class (sizes.h) */
 	uint64_t other_run;        /* foreign: a well-formed header of another run */
 	uint64_t other_src;        /* foreign: this run's, from a source that does not own the flow */
@@ -122,12 +125,8 @@ struct rx {
 	uint64_t forged_fins;      /* foreign: fins whose tag is wrong under the run key, or stale */
 	uint64_t stale_fins;       /* of them: a right tag, but sent before fresh_ns (a replay) */
 	uint64_t untagged_fins;    /* of them: tag 0, as a blast without a key sends its fins */
-	uint64_t bufs;             /* gro: buffers taken, each one or more coalesced datagrams */
 	uint64_t calls;            /* receive system calls made, idle and failed ones too */
 	uint64_t idle_calls;       /* of them: no datagram (the tick, a signal, EAGAIN) */
-	uint64_t wakeups;          /* epoll: epoll_wait calls that returned an event */
-	uint64_t unworked;         /* pool: counted, but the work was left undone at a stop */
-	uint64_t queue_hwm;        /* pool: the most batches waiting for a worker at once */
 	int napi_read;             /* the socket's NAPI id was read, at the first datagram */
 	unsigned napi_id;          /* SO_INCOMING_NAPI_ID: 0 = none (loopback), no busy polling */
 	uint32_t run_id, other_id; /* the run; the first other run id seen */
@@ -151,6 +150,7 @@ struct rx {
 	uint32_t mark;             /* --marks: the marking of the datagram at hand (mark.h) */
 	uint64_t marks_changed;    /* --marks: valid datagrams marked unlike the run's first */
 	struct jitter *jit;        /* --jitter: per flow J and |D|; NULL without */
+	struct gaps *gap;          /* --gaps: per flow arrival gaps; NULL without */
 	struct echo *echo;         /* --echo: the replies queued; NULL without */
 	uint64_t jit_sum;          /* ... as last added into rx_shared */
 	unsigned jit_flows;
@@ -162,13 +162,23 @@ struct rx {
 	void *priv;                /* the variant's buffers */
 	const char *mech;          /* how the variant set up its mechanism, for the report */
 	struct sys_error error;    /* the receive call that ended this thread, if one did */
-	/* --senders (fanin.c): this thread is a hub that hands each datagram of a run to the
-	 * run's lane, a struct rx of its own; NULL without, and in a lane. */
-	struct fanin *fan;
-	unsigned fan_last;         /* the slot of the last datagram handed on */
-	/* --one-socket (one.c): this thread shares its socket with the others and counts its
-	 * batches into one receive state with theirs; NULL without. */
-	struct one *one;
+	/* A feature that stands between the receive and the count, which rx.c does not know:
+	 * hooks it calls instead of counting itself (struct rx_hooks: --senders, fanin.c), and
+	 * the feature's state for this thread (fanin.c's, or one.c's for one_batch, which the
+	 * variant calls with --one-socket). NULL without, and in a lane or the accountant. */
+	const struct rx_hooks *hooks;
+	void *hook;
+};
+
+/* What a feature set in rx->hooks does in rx's place, with its state in rx->hook: take and
+ * discard get every datagram rx_take_as and rx_discard would count (their arguments, work
+ * the same constant); check runs at every check, after the stop conditions (now: the clock
+ * just read); foreign is the thread's foreign for the -i lines. */
+struct rx_hooks {
+	int (*take)(struct rx *rx, const uint8_t *buf, size_t len, const void *src, int work);
+	void (*discard)(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
+	void (*check)(struct rx *rx, uint64_t now);
+	uint64_t (*foreign)(const struct rx *rx);
 };
 
 int rx_init(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh);
@@ -222,7 +232,7 @@ struct rx_latency {
 #define RX_CTL_LEN (CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec)) + MARK_CTL_LEN)
 /* The stamp and the marking of one received message, into rx->stamp_ns and rx->mark. */
 void rx_ctl(struct rx *rx, struct msghdr *mh);
-/* A valid datagram's measures beyond the count (--latency, --marks, --jitter) and its reply
+/* A valid datagram's measures beyond the count (--latency, --marks, --jitter, --gaps) and its reply
  * (--echo), after seq_seen; returns what rx_take_as does (1: valid, work 0 and --latency, for
  * pool's worker to record the delay): out of
  * line, so that the fast path without them is one test of rx->extra. */
@@ -272,8 +282,16 @@ int rx_may_lock(const struct suck_cfg *cfg, const struct rx_shared *sh, const st
 /* A datagram of another run: 1 when it was carried to the next run (carry.h), which happens
  * when its run has found this one stale. Undoes rx_take_as's counts of it. */
 int rx_other(struct rx *rx, const struct wire_hdr *h, const uint8_t *buf, size_t len, const void *src);
+/* The next run's first datagrams, held over a stale run's end (carry.h), taken as rx_take takes
+ * them (the work included), oldest first; c is emptied. */
+void rx_feed(struct rx *rx, struct carry *c);
 int rx_claim(struct rx *rx, unsigned flow, const void *src);
 
+/* A datagram rx_fin is asked about: a fin is read whatever -s is (rx->cap holds a whole one). */
+static inline int rx_maybe_fin(const struct rx *rx, const uint8_t *buf, size_t len)
+{
+	return len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN;
+}
 /* One datagram of len bytes (the length the kernel reported, MSG_TRUNC style) in buf, which
  * holds min(len, rx->cap) of them; src is its source address, RX_NAME_LEN bytes (struct
  * rx_name). work: run the work here. Every variant but pool passes 1, a constant, so that
@@ -281,18 +299,14 @@ int rx_claim(struct rx *rx, unsigned flow, const void *src);
  * (pool.c). Returns -1 for a fin it consumed (no work for it), 1 for a valid datagram when
  * work is 0 and --latency is on (the worker records its delay), else 0; -1 also for a datagram
  * carried to the next run (rx_other), which this run does not count. */
-int fanin_take(struct rx *hub, const uint8_t *buf, size_t len, const void *src, int work);
-/* A datagram rx_fin is asked about: a fin is read whatever -s is (rx->cap holds a whole one). */
-static inline int rx_maybe_fin(const struct rx *rx, const uint8_t *buf, size_t len)
-{
-	return len >= WIRE_HDR_LEN && len <= rx->cap && buf[5] == WIRE_FIN;
-}
 static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, const void *src, const int work)
 {
 	struct wire_hdr h;
 
-	if (rx->fan) /* --senders: the run's own lane counts it */
-		return fanin_take(rx, buf, len, src, work);
+	/* A feature counts it (--senders: the run's own lane). Expected not: the plain path falls
+	 * through, as it did when this was a direct call to fanin.c. */
+	if (__builtin_expect(rx->hooks != NULL, 0))
+		return rx->hooks->take(rx, buf, len, src, work);
 	/* A fin is read whatever -s is: -s decides what counts as truncated, not what ends a run. */
 	if (rx_maybe_fin(rx, buf, len) && rx_fin(rx, buf, len, src))
 		return -1;
@@ -331,7 +345,7 @@ static inline int rx_take_as(struct rx *rx, const uint8_t *buf, size_t len, cons
 	}
 	/* under a run key only the key's holder makes this run's data: a stranger's, on a flow the
 	 * run never used, would otherwise claim up to 2^48 datagrams sent */
-	if (rx->proof && h.proof != rx->proof && h.type == WIRE_DATA) {
+	if (rx->proof && h.proof != rx->proof) {
 		rx->foreign++;
 		rx->unproven++;
 		return 0;
@@ -387,9 +401,8 @@ static inline int rx_account(struct rx *rx, const uint8_t *buf, size_t len, cons
  * worked on. */
 void rx_discard(struct rx *rx, const uint8_t *buf, size_t len, const void *src);
 
-/* serve.c, --serve: is run_id one of the last RX_DONE_IDS runs served (its stragglers: other_run,
- * never the next run's lock)? And between runs, with no thread running: the run just reported
- * joins them, and everything else shared is reset for the next. */
+/* --serve: is run_id one of the last RX_DONE_IDS runs served (its stragglers: other_run, never
+ * the next run's lock)? serve.c's serve_next keeps the ring between runs. */
 int rx_finished(const struct rx_shared *sh, uint32_t run_id);
 /* Under a run key, may a fin whose tag is right be believed? Not when it was sent before
  * sh->fresh_ns: a fin of an earlier run, played again. */
@@ -397,36 +410,5 @@ static inline int rx_fin_fresh(const struct rx_shared *sh, const struct wire_hdr
 {
 	return h->send_ns >= sh->fresh_ns;
 }
-void rx_serve_next(struct rx_shared *sh);
-
-/* fanin.c, --senders N: up to N runs at once, each locked on its first datagram (or proven fin)
- * into a slot of its own, counted by a lane per thread, a struct rx with the slot's rx_shared,
- * so that the trust rules, the tracker and the identities are per run as in a run alone. The
- * hub (the thread's own rx, which the variant receives with) counts every datagram in received
- * and bytes, and itself only what no run can claim: no header (foreign), a run beyond N
- * (other_run). fanin_check, once a check: the lanes' receive windows, and when every slot's run
- * has sent its fins, the hub's drain. */
-struct fanin;
-struct fanin *fanin_new(const struct suck_cfg *cfg, unsigned threads); /* NULL with errno */
-int fanin_attach(struct fanin *f, struct rx *hub); /* -1 with errno: a lane's tracker */
-void fanin_check(struct rx *hub, uint64_t now);
-uint64_t fanin_foreign(const struct rx *hub); /* the thread's foreign, its lanes' with it (-i) */
-void fanin_discard(struct rx *hub, const uint8_t *buf, size_t len, const void *src);
-unsigned fanin_slots(const struct fanin *f);  /* slots a run locked */
-/* Slot s's lanes (one per thread, side by side for total_sum), their stop set from the run's:
- * fin when it sent every fin, else the receiver's. */
-struct rx *fanin_lanes(struct fanin *f, unsigned s, enum rx_stop receiver);
-void fanin_free(struct fanin *f);
-
-/* one.c, --one-socket: -j threads on one socket, each batch worked on by the thread that took
- * it and then counted, under one lock taken once per batch, into the accountant: one struct rx
- * of the run, with its one tracker, which no thread receives with. one_batch is a batch
- * variant's hand-off of the n datagrams of m it received (the work, then the accounting); the
- * caller then calls rx_batch as after any batch. */
-struct one;
-struct one *one_new(const struct suck_cfg *cfg, int fd, struct rx_shared *sh, unsigned threads); /* NULL with errno */
-void one_attach(struct one *o, struct rx *hub);
-void one_batch(struct rx *rx, struct rx_msgs *m, int n);
-void one_free(struct one *o);
 
 #endif

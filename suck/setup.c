@@ -6,6 +6,8 @@
  * the exit code. */
 #include <err.h>
 #include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -14,6 +16,7 @@
 #include "mark.h"
 #include "mcast.h"
 #include "net.h"
+#include "echo.h"
 #include "report.h"
 #include "setup.h"
 #include "suck.h"
@@ -43,6 +46,38 @@ static int busy_poll(const struct suck_cfg *cfg, int fd)
 	}
 	warnx("setsockopt %s: %s", opt, strerror(e));
 	return 1;
+}
+
+/* --source S on this host, whose datagrams to the group the kernel sends from another address
+ * (on lo: 127.0.0.1 has host scope, which a multicast route never picks, so another device's
+ * address goes out): that address, which the source filter keeps out; empty when S is not kept
+ * out or is another host's. */
+static char source_kernel[INET6_ADDRSTRLEN];
+
+const char *setup_source_kernel(void)
+{
+	return source_kernel;
+}
+
+/* A source-specific join said before a datagram is awaited: the source the kernel will give
+ * this host's datagrams to the group when it is not --source's, which would otherwise let in
+ * nothing, silently. */
+static void source_said(const struct suck_cfg *cfg)
+{
+	struct net_addr k;
+	const char *call = "";
+
+	if (mcast_source_kept_out(&cfg->group, &cfg->from, cfg->mc_ifindex, &k, &call) != 1 ||
+	    getnameinfo((const struct sockaddr *)&k.ss, k.len, source_kernel, sizeof source_kernel, NULL, 0,
+			NI_NUMERICHOST) != 0) {
+		source_kernel[0] = 0;
+		return;
+	}
+	fprintf(stderr, "suck: warning: --source %s: a sender on this host sends to %s%s%s from %s, the "
+		"address the kernel picks (ip route get %s%s%s), which the source filter keeps out; "
+		"--source %s lets it in\n", cfg->source, cfg->join, cfg->mc_if ? " over " : "",
+		cfg->mc_if ? cfg->mc_if : "", source_kernel, cfg->join, cfg->mc_if ? " oif " : "",
+		cfg->mc_if ? cfg->mc_if : "", source_kernel);
 }
 
 /* A socket with the run's options, bound to a. With -j the port is suck's alone: the first
@@ -77,9 +112,9 @@ int setup_socket(const struct suck_cfg *cfg, const struct net_addr *a, int first
 		warn("setsockopt SO_RCVTIMEO");
 		return -1;
 	}
-	/* --latency, --jitter: the kernel stamps every datagram as it receives it (software, the
-	 * realtime clock, as blast's send time), delivered as a control message. */
-	if ((cfg->latency || cfg->jitter) && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
+	/* --latency, --jitter, --gaps: the kernel stamps every datagram as it receives it (software,
+	 * the realtime clock, as blast's send time), delivered as a control message. */
+	if ((cfg->latency || cfg->jitter || cfg->gaps) && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) < 0) {
 		warn("setsockopt SO_TIMESTAMPNS");
 		return -1;
 	}
@@ -113,6 +148,8 @@ int setup_socket(const struct suck_cfg *cfg, const struct net_addr *a, int first
 		warn("%s %s", call, cfg->join);
 		return -1;
 	}
+	if (cfg->join && cfg->source)
+		source_said(cfg);
 	return fd;
 }
 
@@ -133,8 +170,10 @@ int setup_rx(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, str
 	if (st && rx->error.call) {
 		/* the variant named the call that failed */
 		warnx("-m %s: %s: %s", v->name, rx->error.call, strerror(rx->error.err));
-		return st == VARIANT_UNSUPPORTED ? 4 : 1;
+		return st == VARIANT_UNSUPPORTED || st == VARIANT_NOT_HERE ? 4 : 1;
 	}
+	if (st == VARIANT_NOT_HERE)
+		return 4;
 	if (st == VARIANT_UNSUPPORTED) {
 		warn("-m %s: this kernel does not offer it", v->name);
 		return 4;
@@ -210,6 +249,8 @@ int setup_check(const struct suck_cfg *cfg)
 	mech = rx->mech;
 	cfg->variant->teardown(rx);
 	rx_free(rx);
+	echo_budget_free(sh.echo_budget);
+	sh.echo_budget = NULL;
 	close(fd);
 	if (st)
 		return st;

@@ -11,6 +11,9 @@
 /* A socket with the run's options bound to a (first: the first of -j's, or --one-socket's one):
  * its fd, or minus the exit code. */
 int setup_socket(const struct suck_cfg *cfg, const struct net_addr *a, int first);
+/* --source on this host, kept out by its own filter (setup_socket said so): the address the
+ * kernel sends this host's datagrams to the group from; "" when none was found. */
+const char *setup_source_kernel(void);
 /* One receive thread's state and its variant's on socket fd, carry the next run's first
  * datagrams (NULL: runs do not follow). */
 int setup_rx(struct rx *rx, int fd, unsigned id, const struct suck_cfg *cfg, struct rx_shared *sh,

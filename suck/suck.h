@@ -24,6 +24,14 @@
 #define SUCK_MAX_RUN_IDS 64     /* --run-id A,B,...: the runs --serve or --senders expect */
 #define SUCK_MAX_LANES   256    /* --senders x -j: trackers (4 MiB of address space each) */
 #define SUCK_MIN_RCVBUF  4096   /* -R: below a page the kernel rounds up anyway */
+/* --echo-budget: bytes a second that replies to one source address may carry beyond their
+ * requests (echo.h). No budget limits a run without --echo-max, whose replies carry nothing
+ * beyond; the default lets one with it make 21,000 round trips a second of 64-byte requests and
+ * 3264-byte replies (blast --rtt --outstanding 1 on loopback makes 20,000 a second), and gives a
+ * spoofed victim at most 537 Mbit/s more than was sent in its name. At most 16 GiB: the buckets
+ * count nano-bytes in 64 bits. */
+#define SUCK_ECHO_BUDGET (64ull << 20)
+#define SUCK_MAX_ECHO_BUDGET (16ull << 30)
 #define SUCK_MAX_RCVBUF  (1 << 30)
 _Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 in a byte");
 
@@ -33,7 +41,7 @@ struct variant;
  * the report (total.c) where its keys go. */
 enum suck_sec {
 	SS_NAME = 1, SS_WHERE, SS_KEYED, SS_SHAPE, SS_RETAIN, SS_RCVBUF, SS_TIME, SS_LATENCY, SS_MARKS,
-	SS_JITTER, SS_ECHO, SS_SERVE, SS_SENDERS, SS_GROUP, SS_RXDEV, SS_POOL, SS_RUN, SS_END
+	SS_JITTER, SS_GAPS, SS_ECHO, SS_SERVE, SS_SENDERS, SS_GROUP, SS_RXDEV, SS_POOL, SS_RUN, SS_END
 };
 
 struct suck_cfg {

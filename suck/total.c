@@ -20,6 +20,12 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		seq_close(&rx[i].trk);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rx *r = &rx[i];
+		const struct variant *v = r->cfg->variant;
+		struct variant_counts vc = { 0 };
+
+		/* a lane (--senders) or the accountant (--one-socket) has no variant state */
+		if (v && v->counts && r->priv)
+			v->counts(r, &vc);
 		t->received += r->received;
 		t->bytes += r->bytes;
 		t->foreign += r->foreign;
@@ -31,14 +37,14 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		t->untagged_fins += r->untagged_fins;
 		t->truncated += r->truncated;
 		sizes_merge(&t->sizes, &r->sizes);
-		t->allocs += r->allocs;
-		t->bufs += r->bufs;
+		t->allocs += vc.allocs;
+		t->bufs += vc.bufs;
 		t->calls += r->calls;
 		t->idle_calls += r->idle_calls;
-		t->wakeups += r->wakeups;
-		t->unworked += r->unworked;
-		if (r->queue_hwm > t->queue_hwm)
-			t->queue_hwm = r->queue_hwm;
+		t->wakeups += vc.wakeups;
+		t->unworked += vc.unworked;
+		if (vc.queue_hwm > t->queue_hwm)
+			t->queue_hwm = vc.queue_hwm;
 		if (!i || r->received < t->thread_min)
 			t->thread_min = r->received;
 		if (r->received > t->thread_max)
@@ -49,10 +55,16 @@ void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t)
 		if (r->echo) {
 			t->echoed += r->echo->sent;
 			t->echo_errors += r->echo->errors;
+			t->echo_clipped += r->echo->clipped;
+			t->echo_limited += r->echo->limited;
 		}
 		if (r->jit) {
 			t->jitter = 1;
 			jitter_merge(&t->jit, r->jit);
+		}
+		if (r->gap) {
+			t->gaps = 1;
+			gaps_merge(&t->gap, r->gap);
 		}
 		if (r->first_ns && (!t->first_ns || r->first_ns < t->first_ns))
 			t->first_ns = r->first_ns;
@@ -181,6 +193,36 @@ static void add_jitter(struct report *r, const struct total *t)
 	}
 }
 
+/* --gaps: the gaps between a flow's successive valid datagrams as they arrived (the kernel's
+ * receive stamps), over every flow: mean, coefficient of variation, percentiles and the largest
+ * (one stall of the sender's is enough to raise the cv: the largest says whether one did);
+ * '-' without. */
+static void add_gaps(struct report *r, const struct total *t)
+{
+	static const char *const keys[] = { "arrival_gap_samples", "arrival_gap_mean_us", "arrival_gap_cv",
+					    "arrival_gap_p50_us", "arrival_gap_p99_us", "arrival_gap_max_us" };
+	const struct gaps_sum *s = &t->gap.sum;
+	double cv = gaps_cv(s);
+
+	if (!t->gaps || !s->n) {
+		for (unsigned i = 0; i < sizeof keys / sizeof *keys; i++)
+			if (i == 0 && t->gaps)
+				report_u64(r, keys[i], 0);
+			else
+				report_none(r, keys[i]);
+		return;
+	}
+	report_u64(r, "arrival_gap_samples", s->n);
+	report_f(r, "arrival_gap_mean_us", gaps_mean(s) / 1e3, 3);
+	if (cv >= 0)
+		report_f(r, "arrival_gap_cv", cv, 4);
+	else
+		report_none(r, "arrival_gap_cv");
+	report_f(r, "arrival_gap_p50_us", (double)hist_quantile(&t->gap.hist, 0.50) / 1e3, 2);
+	report_f(r, "arrival_gap_p99_us", (double)hist_quantile(&t->gap.hist, 0.99) / 1e3, 2);
+	report_f(r, "arrival_gap_max_us", (double)t->gap.hist.max_ns / 1e3, 2);
+}
+
 static void add_loss_runs(struct report *r, const struct seq_runs *runs)
 {
 	report_u64(r, "loss_runs", runs->runs);
@@ -296,14 +338,20 @@ void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 	add_marks(r, t, cfg->marks);
 	suck_settings(r, cfg, SS_JITTER, 0, &show);
 	add_jitter(r, t);
+	suck_settings(r, cfg, SS_GAPS, 0, &show);
+	add_gaps(r, t);
 	add_loss_runs(r, &t->seq.runs);
 	suck_settings(r, cfg, SS_ECHO, 0, &show);
 	if (cfg->echo) {
 		report_u64(r, "echoed", t->echoed);
 		report_u64(r, "echo_errors", t->echo_errors);
+		report_u64(r, "echo_clipped", t->echo_clipped);
+		report_u64(r, "echo_limited", t->echo_limited);
 	} else {
 		report_none(r, "echoed");
 		report_none(r, "echo_errors");
+		report_none(r, "echo_clipped");
+		report_none(r, "echo_limited");
 	}
 	suck_settings(r, cfg, SS_GROUP, 0, &show);
 }

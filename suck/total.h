@@ -36,20 +36,18 @@ struct total {
 	struct work work;            /* merged, for the digest */
 	uint64_t marks_changed;      /* --marks: valid datagrams marked unlike the first */
 	uint64_t echoed, echo_errors; /* --echo: replies sent; refused by the kernel */
+	uint64_t echo_clipped, echo_limited; /* --echo: cut to the allowance; over the budget, unsent */
 	uint32_t mark_first;         /* --marks: the first's marking, RX_MARK_SEEN when there was one */
 	int jitter;                  /* --jitter: jit holds the flows' J and the |D| histogram */
 	struct jitter jit;
+	int gaps;                    /* --gaps: gap holds the flows' arrival gaps */
+	struct gaps gap;
 	int latency;                 /* --latency: lat holds the merged histograms */
 	struct rx_latency lat;
 };
 
 /* Adds up n threads' counts; merges every tracker into rx[0]'s, which it changes. */
 void total_sum(struct rx *rx, unsigned n, int64_t kernel_drops, struct total *t);
-
-/* one.c, --one-socket: the run's total from the accountant, with the threads' own figures
- * (calls, the receive window, the stop, the work, --latency's delays, the received of each) from
- * the n threads' hubs. */
-void one_sum(struct one *o, struct rx *hubs, unsigned n, int64_t kernel_drops, struct total *t);
 
 /* What main measured around the receive threads, for the report. */
 struct total_env {
@@ -66,13 +64,5 @@ struct total_env {
  * checks it fits in a struct report). rx0 gives the settings (its cfg) and the run id. */
 void total_report(struct report *r, const struct total *t, const struct rx *rx0,
 		  const struct total_env *env);
-
-/* fanin.c, --senders: a run's total added into the receiver's (the hubs' total_sum, whose
- * received and bytes are already every datagram), dropped settled again over the whole; and
- * the receiver's own figures (calls, napi_id, segs_per_buf, ...) copied into a run's row. */
-void fanin_add(struct total *t, const struct total *run);
-void fanin_receiver(struct total *run, const struct total *t);
-/* The total row's size (the runs' one size, else none) and bytes_check, after fanin_add. */
-void fanin_sizes(struct total *t, const struct total *runs, unsigned n);
 
 #endif

@@ -138,9 +138,9 @@ static int uring_setup(struct rx *rx)
 	 * so buffers must stay aligned whatever -s is. calloc: the part of the address space the
 	 * kernel does not write (past a sockaddr_in) stays zero, as struct rx_name needs. */
 	st->mh.msg_namelen = RX_NAME_LEN;
-	/* With --latency or --jitter the receive stamp, with --marks the marking, come as control messages,
-	 * between the address and the payload. */
-	st->mh.msg_controllen = (rx->lat || rx->jit ? CMSG_SPACE(sizeof(struct timespec)) : 0) +
+	/* With --latency, --jitter or --gaps the receive stamp, with --marks the marking, come as
+	 * control messages, between the address and the payload. */
+	st->mh.msg_controllen = (rx->lat || rx->jit || rx->gap ? CMSG_SPACE(sizeof(struct timespec)) : 0) +
 				(rx->cfg->marks ? MARK_CTL_LEN : 0);
 	st->head_len = sizeof(struct io_uring_recvmsg_out) + RX_NAME_LEN + st->mh.msg_controllen;
 	st->buf_len = (st->head_len + rx->cap + 63) & ~(size_t)63;

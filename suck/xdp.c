@@ -83,11 +83,12 @@ static void detach_at_exit(void)
 		detach();
 }
 
-/* errno of a call that asks for privilege or a kernel feature: exit 4 for those, 1 else. */
+/* errno of a call that asks for privilege or a kernel feature: exit 4 for those, 1 else. Every
+ * caller has said why (the call and its errno), so no more is said: VARIANT_NOT_HERE. */
 static int refused(int e)
 {
 	return e == EPERM || e == EACCES || e == ENOSYS || e == EAFNOSUPPORT || e == EOPNOTSUPP ||
-	       e == EPROTONOSUPPORT ? VARIANT_UNSUPPORTED : -1;
+	       e == EPROTONOSUPPORT ? VARIANT_NOT_HERE : -1;
 }
 
 /* The device: --xdp-dev, or the one that holds the bound address. */
@@ -116,7 +117,7 @@ static int find_dev(struct rx *rx, const struct net_addr *bound)
 		warnx("-m xdp: %s is the loopback device, which has no native XDP (a wire path has: "
 		      "scripts --wire, or a veth or NIC with --xdp-dev)", g.dev);
 		errno = EOPNOTSUPP;
-		return VARIANT_UNSUPPORTED;
+		return VARIANT_NOT_HERE;
 	}
 	return 0;
 }
@@ -158,7 +159,7 @@ static int attach(struct rx *rx)
 		warn("-m xdp: bpf BPF_MAP_CREATE of an XSKMAP%s", e == EPERM ? " (needs root: CAP_BPF and "
 		     "CAP_NET_ADMIN)" : e == EINVAL ? " (a kernel without AF_XDP)" : "");
 		errno = e;
-		return refused(e) == VARIANT_UNSUPPORTED || e == EINVAL ? VARIANT_UNSUPPORTED : -1;
+		return refused(e) == VARIANT_NOT_HERE || e == EINVAL ? VARIANT_NOT_HERE : -1;
 	}
 	if ((n = xsk_prog(&g.m, g.map, test && !strcmp(test, "refuse"), insn)) < 0)
 		return -1;
@@ -166,7 +167,7 @@ static int attach(struct rx *rx)
 		int e = errno;
 		if (e == EPERM) {
 			warn("-m xdp: bpf BPF_PROG_LOAD");
-			return VARIANT_UNSUPPORTED;
+			return VARIANT_NOT_HERE;
 		}
 		/* A refusal is a fault of this program or of an old verifier: said in full. */
 		fprintf(stderr, "suck: -m xdp: the verifier refused the XDP program (bpf BPF_PROG_LOAD: %s); "
@@ -192,7 +193,7 @@ static int attach(struct rx *rx)
 			warnx("-m xdp: %s has no native XDP (its driver's); generic XDP is not used: it runs after "
 			      "the kernel built the socket buffer, which is what this variant goes without", g.dev);
 			errno = e;
-			return VARIANT_UNSUPPORTED;
+			return VARIANT_NOT_HERE;
 		}
 		if (e == EBUSY || e == EEXIST) {
 			warnx("-m xdp: %s already has an XDP program (ip link show %s): suck does not replace it",
@@ -227,7 +228,7 @@ static int xdp_setup(struct rx *rx)
 		else
 			warn("-m xdp: %s on %s queue %u", call, g.dev, rx->id);
 		errno = e;
-		return rx->cfg->xdp_zc && e == EINVAL ? VARIANT_UNSUPPORTED : refused(e);
+		return rx->cfg->xdp_zc && e == EINVAL ? VARIANT_NOT_HERE : refused(e);
 	}
 	if (bpf_map_put(g.map, &key, &st->x.fd) < 0) {
 		warn("-m xdp: bpf BPF_MAP_UPDATE_ELEM of queue %u's socket", rx->id);

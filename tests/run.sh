@@ -4,14 +4,18 @@
 # silent), and ends with one line "N passed, N failed", the line CI and the README promise.
 # BIN selects the build (bin, bin/san).
 # T=pattern runs only the tests whose file name matches.
-# JOBS=N runs the integration tests in N lanes at once (1, the default: one after the other).
+# JOBS=N runs the integration tests in N lanes at once (default: one per CPU, at most 4;
+# JOBS=1 one after the other).
 # Every test has its own temporary directory, ports the kernel picks and namespaces named by its
 # pid, so lanes do not meet; each test's lines are printed whole as it ends, and the counts are
 # the same whatever N is.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=${BIN:-bin}
-JOBS=${JOBS:-1}
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+case $cpus in '' | *[!0-9]* | 0) cpus=1 ;; esac
+[ "$cpus" -gt 4 ] && cpus=4
+JOBS=${JOBS:-$cpus}
 export BIN
 case $JOBS in '' | *[!0-9]* | 0) echo "run.sh: JOBS=$JOBS: a number of lanes, 1 or more" >&2; exit 2 ;; esac
 passed=0

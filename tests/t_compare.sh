@@ -66,8 +66,8 @@ check "md: too few runs, and how many would do" grep -q '^Note: too few runs: wi
 sh scripts/compare "$TMP/a" >/dev/null 2>&1
 check "one directory: exit 2" test $? -eq 2
 sh scripts/compare "$TMP/a" "$TMP/none" >/dev/null 2>"$TMP/none.err"
-check "missing directory: exit 1" test $? -eq 1
-check "missing directory: says which" grep -q "$TMP/none/runs.tsv" "$TMP/none.err"
+check "missing directory: exit 2, as bad usage" test $? -eq 2
+check "missing directory: says which" grep -qF "'$TMP/none': no such directory" "$TMP/none.err"
 # Files that are not a result's runs.tsv: refused, exit 2, as bad usage (issue 21).
 mkdir -p "$TMP/nv" "$TMP/empty" "$TMP/head"
 printf 'run\tsuck_received\n1\t100\n2\t200\n' >"$TMP/nv/runs.tsv"

@@ -34,7 +34,17 @@ check "index writes the page" sh scripts/index "$D"
 H=$D/index.html
 check "index.html exists" test -s "$H"
 check "doctype first" sh -c "head -n 1 '$H' | grep -qx '<!DOCTYPE html>'"
-check "the title from env.txt, escaped" grep -q '<title>scripts/suite -t 1 -o x &lt;odd &amp; name&gt;</title>' "$H"
+# The title says what the result is: the command, the date, the machine (not "scripts/suite").
+check "the title: the command, escaped, the date and the machine" \
+	grep -q '<title>blast &amp; suck: scripts/suite -t 1 -o x &lt;odd &amp; name&gt;, 2026-12-02 10:00 UTC, on Test CPU</title>' "$H"
+check "the heading is the title" grep -q '<h1>blast &amp; suck: scripts/suite -t 1 -o x &lt;odd &amp; name&gt;, 2026-12-02 10:00 UTC, on Test CPU</h1>' "$H"
+# make bench's suite, given no option, on a named host: the defaults said, the host first
+B=$TMP/bench
+mkdir -p "$B"
+printf 'date: 2026-12-03T07:05:59Z\nsuite: scripts/suite\nhostname: box\nkernel: Linux 6.1.0-9 x86_64\ncpu_model: AMD EPYC\ncpu_count: 2\n' >"$B/env.txt"
+sh scripts/index "$B"
+check "the title of a suite with the defaults" \
+	grep -q '<title>blast &amp; suck: scripts/suite (the defaults), 2026-12-03 07:05 UTC, on box (AMD EPYC, 2 CPUs, Linux 6.1.0-9)</title>' "$B/index.html"
 check "the table's rows" grep -q '<td>copy</td><td>3</td><td>724.4k (495.8k..729.1k)</td>' "$H"
 check "the table's header" grep -q '<th>variant</th><th>runs</th><th>received/s</th>' "$H"
 check "no alignment row as data" sh -c "! grep -q ':------' '$H'"

@@ -97,6 +97,41 @@ check "a group receiver does not share a plain suck's port (exit $?)" grep -q "b
 kill "$SUCK_PID" 2>/dev/null
 wait_pid "$SUCK_PID" 10
 
+# --- source-specific on lo: the source the kernel gives this host's datagrams to a group over lo
+# is not 127.0.0.1 (host scope, which a multicast route never picks) but another device's address,
+# here va's $A4 (ip route get $G4 oif lo). suck --source 127.0.0.1 would silently get nothing:
+# it says at the start which source the kernel will use, and at the end that nothing arrived.
+if [ $VETH = 1 ]; then
+	kern=$(ip route get $G4 oif lo 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\1/p')
+	check "lo: the kernel's source for $G4 over lo is $A4 (got '$kern')" test "$kern" = "$A4"
+	c=lo-ssm-127
+	start_suck "$c" --join $G4 --source 127.0.0.1 --mc-if lo -o tsv -t 10 --idle 2 || fail "$c: suck did not start"
+	a=$SUCK_PID
+	bg_blast "$c" -a $G4 -p "$PORT" --mc-if lo -n 300 -r 10000 -o tsv
+	wait_pid "$a" 20
+	check "$c: says at the start the kernel sends from $A4 ($(head -n 1 "$TMP/$c.err"))" \
+		grep -q "^suck: warning: --source 127.0.0.1: a sender on this host sends to $G4 over lo from $A4, the address the kernel picks (ip route get $G4 oif lo)" "$TMP/$c.err"
+	check "$c: said before it listens" test "$(grep -n 'sends to' "$TMP/$c.err" | cut -d: -f1)" -lt "$(grep -n 'listening on' "$TMP/$c.err" | cut -d: -f1)"
+	check "$c: the filter let nothing in ($(rx "$c"))" test "$(field "$TMP/$c.out" received)" = 0
+	check "$c: says at the end that nothing arrived from 127.0.0.1" \
+		grep -q "^suck: warning: --source 127.0.0.1: nothing arrived from it; this host's senders send to $G4 from $A4" "$TMP/$c.err"
+	c=lo-ssm-a
+	start_suck "$c" --join $G4 --source $A4 --mc-if lo -o tsv -t 10 || fail "$c: suck did not start"
+	a=$SUCK_PID
+	bg_blast "$c" -a $G4 -p "$PORT" --mc-if lo -n 300 -r 10000 -o tsv
+	wait_pid "$a" 20
+	exact "$c" 300
+	check "$c: --source $A4, the kernel's: no warning ($(grep warning "$TMP/$c.err"))" sh -c "! grep -q warning '$TMP/$c.err'"
+	c=lo-ssm-far
+	start_suck "$c" --join $G4 --source 198.18.0.9 --mc-if lo -o tsv -t 10 --idle 2 || fail "$c: suck did not start"
+	a=$SUCK_PID
+	bg_blast "$c" -a $G4 -p "$PORT" --mc-if lo -n 300 -r 10000 -o tsv
+	wait_pid "$a" 20
+	check "$c: another host's source: nothing said at the start" sh -c "! grep -q 'sends to' '$TMP/$c.err'"
+	check "$c: nothing arrived, said at the end" grep -q "^suck: warning: --source 198.18.0.9: nothing arrived from it (a source-specific join" "$TMP/$c.err"
+	blasts_done
+fi
+
 # --- across the veth pair, IPv4 and IPv6: two receivers in B, the sender in A -----------------
 if [ $VETH = 1 ]; then
 	for fam in 4 6; do

@@ -186,48 +186,60 @@ done <"$TMP/listed"
 
 # ---- README.md ----
 
+# The front door's one table: three rows of the wire run (wire/table.md), and the spread of
+# the totals over every variant.
+W=$R/wire/table.md
+for v in mmsg gro xdp; do
+	frow README.md "What it found here" $v "$(md $W 2 $v 2)" "$(md $W 3 $v 3)" "$(md $W 3 $v 4)" "$(md $W 1 $v 8)"
+done
+tot=$(for v in copy buffer mmsg gro uring epoll pool xdp; do md $W 3 $v 4; done | rng)
+fig README.md "differ by up to 2.9× in CPU per datagram" "$(calc "$(word 2 $tot) / $(word 1 $tot)")"
+fig README.md "medians of 4" "$(md $W 1 copy 2)"
+
+# ---- docs/findings.md ----
+
 # The zero-copy sink at 64 KB (zerocopy/reproduce.md's ratios).
 Z=$R/zerocopy/reproduce.md
-fig README.md "send-only sink, 1.22×" "$(md $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 3)"
+fig docs/findings.md "send-only sink, 1.22×" "$(md $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 3)"
 
 # Fan-in: Jain's index and each sender's share (fanin/table.md, its third table).
 F=$R/fanin/table.md
 for v in copy buffer mmsg gro uring epoll pool; do
-	frow README.md "variant fair:" $v "$(md $F 3 $v 2)" "$(md $F 3 $v 3)" "$(md $F 3 $v 5)" \
+	frow docs/findings.md "variant fair:" $v "$(md $F 3 $v 2)" "$(md $F 3 $v 3)" "$(md $F 3 $v 5)" \
 		"$(md $F 3 $v 7)" "$(md $F 3 $v 9)"
 done
-fig README.md "so suck was flooded and took 11–44 % of what was sent" \
+fig docs/findings.md "so suck was flooded and took 11–44 % of what was sent" \
 	$(for v in copy buffer mmsg gro uring epoll pool; do md $F 1 $v 5; done | rng)
-fig README.md "(medians of 4 runs of 2 s;" "$(md $F 1 copy 2)" -
+fig docs/findings.md "(medians of 4 runs of 2 s;" "$(md $F 1 copy 2)" -
 
 # Loopback and the wire, side by side (loopback/ and wire/table.md).
 L=$R/loopback/table.md W=$R/wire/table.md
 for v in copy buffer mmsg gro uring epoll pool; do
-	frow README.md "Loopback and the wire, side by side" $v "$(md $L 2 $v 2)" "$(md $W 2 $v 2)" \
+	frow docs/findings.md "Loopback and the wire, side by side" $v "$(md $L 2 $v 2)" "$(md $W 2 $v 2)" \
 		"$(md $W 3 $v 3)" "$(md $W 3 $v 4)" "$(md $W 1 $v 8)"
 done
-frow README.md "Loopback and the wire, side by side" xdp - "$(md $W 2 xdp 2)" "$(md $W 3 xdp 3)" \
+frow docs/findings.md "Loopback and the wire, side by side" xdp - "$(md $W 2 xdp 2)" "$(md $W 3 xdp 3)" \
 	"$(md $W 3 xdp 4)" "$(md $W 1 xdp 8)"
 check "loopback/: xdp was skipped (exit 4), as the README's table says" grep -q '^note: xdp: skipped.*exit 4' $R/loopback/env.txt
-fig README.md "(medians of 4 runs; the loopback" "$(md $L 1 copy 2)"
+fig docs/findings.md "(medians of 4 runs; the loopback" "$(md $L 1 copy 2)"
 lo_cpu=$(for v in copy buffer mmsg gro uring epoll pool; do md $L 2 $v 2; done | rng)
-fig README.md "tells the variants apart by little (1490 to 2035 ns" $lo_cpu
+fig docs/findings.md "tells the variants apart by little (1490 to 2035 ns" $lo_cpu
 check "loopback/: no difference beyond the noise in that run" sh -c "! grep -E '^- (received/s|suck CPU)' $L | grep -q '[<>]'"
 mm_s=$(md $W 2 mmsg 2) mm_k=$(md $W 3 mmsg 3) bu_s=$(md $W 2 buffer 2) bu_k=$(md $W 3 buffer 3)
-fig README.md "1.5× suck's own CPU for mmsg (2704 against 1809 ns) and for buffer (2773 against 1893)" \
+fig docs/findings.md "1.5× suck's own CPU for mmsg (2704 against 1809 ns) and for buffer (2773 against 1893)" \
 	"$(calc "$mm_k / $mm_s")" "$mm_k" "$mm_s" "$bu_k" "$bu_s"
 check "README: buffer's kernel work is 1.5x its own too" test "$(calc "int($bu_k / $bu_s * 10 + 0.5)")" = 15
 gr_k=$(md $W 3 gro 3) gr_t=$(md $W 3 gro 4) xd_t=$(md $W 3 xdp 4)
-fig README.md "its kernel work per datagram is 0.63× mmsg's (1700 against 2704 ns, 29.8 datagrams per buffer)" \
+fig docs/findings.md "its kernel work per datagram is 0.63× mmsg's (1700 against 2704 ns, 29.8 datagrams per buffer)" \
 	"$(calc "$gr_k / $mm_k")" "$gr_k" "$mm_k" "$(md $W 3 gro 7)"
 # table.md's rank test of the receive path: gro < mmsg (0.719x, ..., p = 0.0286)
 rp=$(sed -n 's/.*< gro (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = [0-9.]*) < mmsg (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = \([0-9.]*\)).*/\2 \3/p' $W)
-fig README.md "its total 0.72× (p = 0.029 in table.md's rank test)" $rp
+fig docs/findings.md "its total 0.72× (p = 0.029 in table.md's rank test)" $rp
 xp=$(sed -n 's/.*receive path.*: xdp < pool (\([0-9.]*\)x.*/\1/p' $W)
-fig README.md "xdp has the lowest total (2151 ns, 0.82× pool's and 0.66× gro's)" "$xd_t" "$xp" "$(calc "$xd_t / $gr_t")"
+fig docs/findings.md "xdp has the lowest total (2151 ns, 0.82× pool's and 0.66× gro's)" "$xd_t" "$xp" "$(calc "$xd_t / $gr_t")"
 check "wire/: xdp's total is the lowest" test "$(for v in copy buffer mmsg gro uring epoll pool xdp; do echo "$(md $W 3 $v 4) $v"; done | LC_ALL=C sort -n | head -n 1 | cut -d' ' -f 2)" = xdp
-fig README.md "pool's kernel figure (218 ns)" "$(md $W 3 pool 3)"
-fig README.md "(its NAPI thread ran 0.12 s against 0.74–0.90 s for the others)" "$(md $W 3 pool 5)" \
+fig docs/findings.md "pool's kernel figure (218 ns)" "$(md $W 3 pool 3)"
+fig docs/findings.md "(its NAPI thread ran 0.12 s against 0.74–0.90 s for the others)" "$(md $W 3 pool 5)" \
 	$(for v in copy buffer mmsg gro uring epoll xdp; do md $W 3 $v 5; done | rng)
 
 # Pool against one socket per thread (pool-vs-reuseport/runs.tsv; medians of 3 rounds, a round
@@ -235,22 +247,22 @@ fig README.md "(its NAPI thread ran 0.12 s against 0.74–0.90 s for the others)
 P=$R/pool-vs-reuseport/runs.tsv
 pmed() { tsv $P "$3" work="$1" suck="$2" | awk '$1 > 0' | med; }
 m_pps=$(pmed histogram mmsg pps) j_pps=$(pmed histogram mmsg_-j_2 pps) p_pps=$(pmed histogram pool_--workers_1 pps)
-fig README.md "received 1.28× what one mmsg socket did (305k against 239k/s" "$(calc "$j_pps / $m_pps")" "$j_pps" "$m_pps"
-fig README.md "a pool with one worker 0.93× (223k/s) at 1.22× mmsg's CPU per datagram" "$(calc "$p_pps / $m_pps")" "$p_pps" \
+fig docs/findings.md "received 1.28× what one mmsg socket did (305k against 239k/s" "$(calc "$j_pps / $m_pps")" "$j_pps" "$m_pps"
+fig docs/findings.md "a pool with one worker 0.93× (223k/s) at 1.22× mmsg's CPU per datagram" "$(calc "$p_pps / $m_pps")" "$p_pps" \
 	"$(calc "$(pmed histogram pool_--workers_1 cpu_ns_per_pkt) / $(pmed histogram mmsg cpu_ns_per_pkt)")"
-fig README.md "(31.8k, 30.1k, 26.3k/s)" "$(pmed histogram:20 mmsg pps)" "$(pmed histogram:20 mmsg_-j_2 pps)" "$(pmed histogram:20 pool_--workers_1 pps)"
+fig docs/findings.md "(31.8k, 30.1k, 26.3k/s)" "$(pmed histogram:20 mmsg pps)" "$(pmed histogram:20 mmsg_-j_2 pps)" "$(pmed histogram:20 pool_--workers_1 pps)"
 
 # Against iperf3 3.21+ --gsro: make perf of 5 December (perf/perf-2026-12-05.txt).
 P5=$R/perf/perf-2026-12-05.txt
-frow README.md "results/reference/perf/perf-2026-12-05.txt" "blast sent / iperf3 client sent (target ≥ 1.25, ≥ 1.10)" \
+frow docs/findings.md "results/reference/perf/perf-2026-12-05.txt" "blast sent / iperf3 client sent (target ≥ 1.25, ≥ 1.10)" \
 	$(pline $P5 64 "ratio blast sent/iperf3 sent") $(pline $P5 1450 "ratio blast sent/iperf3 sent")
-frow README.md "results/reference/perf/perf-2026-12-05.txt" "suck gro received / iperf3 server received (target ≥ 1.05)" \
+frow docs/findings.md "results/reference/perf/perf-2026-12-05.txt" "suck gro received / iperf3 server received (target ≥ 1.05)" \
 	$(pline $P5 64 "ratio suck gro received/") $(pline $P5 1450 "ratio suck gro received/")
 check "perf-2026-12-05: 5 rounds of 2 s, as the README says" grep -q '^1450-byte datagrams on 127.0.0.1: median \[min max\] of 5 rounds of 2 s' $P5
 check "perf-2026-12-05: build c549368, as the README says" grep -q '^build: blast/suck c549368' $P5
-fig README.md "into a gro that slept at once blast sent 0.89× iperf3" \
+fig docs/findings.md "into a gro that slept at once blast sent 0.89× iperf3" \
 	"$(p1 $R/perf-peer/perf-peer-spin-2026-12-04.txt 1450 "ratio blast sent/iperf3 sent")" -
-fig README.md "run gave 1.09 sent and 1.09 received" \
+fig docs/findings.md "run gave 1.09 sent and 1.09 received" \
 	"$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent" | cut -d' ' -f 1)" \
 	"$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio suck gro received/" | cut -d' ' -f 1)"
 
@@ -268,30 +280,30 @@ shape_row() { # SIZE SEGS DEFAULT_MESSAGES then the shapes of the row's columns 
 	done
 	check "shapes/runs.tsv: at $sr_s B the default is $sr_g × $sr_b" \
 		test "$(tsv $S segs size="$sr_s" shape=default | sort -u) $(tsv $S batch size="$sr_s" shape=default | sort -u)" = "$sr_g $sr_b"
-	frow README.md "The call shapes measured" "$sr_s" $sr_v
+	frow docs/findings.md "The call shapes measured" "$sr_s" $sr_v
 }
 shape_row 64 128 8 "-g 128 -b 1" "-g 128 -b 4" "-g 128 -b 16"
 shape_row 256 128 2 "-g 128 -b 1" "-g 128 -b 4" "-g 128 -b 8"
 shape_row 512 127 1 "-g 127 -b 2" "-g 127 -b 4"
 shape_row 1450 45 1 "-g 45 -b 2" "-g 45 -b 4" "-g 45 -b 8"
 shape_row 8972 7 1 "-g 7 -b 2" "-g 7 -b 4" "-g 7 -b 8"
-fig README.md "At 64 B blast sends 128-segment messages, 8 in a call." - "$(tsv $S segs size=64 shape=default | sort -u)" "$(tsv $S batch size=64 shape=default | sort -u)"
+fig docs/findings.md "At 64 B blast sends 128-segment messages, 8 in a call." - "$(tsv $S segs size=64 shape=default | sort -u)" "$(tsv $S batch size=64 shape=default | sort -u)"
 
 # Where the CPU goes (profile/profile-2026-12-03.tsv, rounded to whole per cent).
 PR=$R/profile/profile-2026-12-03.tsv
 pcls() { for ts in "blast 64" "suck 64" "blast 1450" "suck 1450"; do tsv $PR "$1" tool="${ts% *}" size="${ts#* }"; done; }
-frow README.md "results/reference/profile/profile-2026-12-03.txt" "the kernel's copy of the payload" $(pcls copy_pct)
-frow README.md "results/reference/profile/profile-2026-12-03.txt" "per call (system call, message header)" $(pcls call_pct)
-frow README.md "results/reference/profile/profile-2026-12-03.txt" "per datagram and segment in the stack" $(pcls stack_pct)
-frow README.md "results/reference/profile/profile-2026-12-03.txt" "the tool's own code and libc" $(pcls user_pct)
-frow README.md "results/reference/profile/profile-2026-12-03.txt" "waiting, waking, interrupts off" $(pcls wait_pct)
-fig README.md "blast's own code is 2 % of its CPU" "$(tsv $PR user_pct tool=blast size=1450)"
+frow docs/findings.md "results/reference/profile/profile-2026-12-03.txt" "the kernel's copy of the payload" $(pcls copy_pct)
+frow docs/findings.md "results/reference/profile/profile-2026-12-03.txt" "per call (system call, message header)" $(pcls call_pct)
+frow docs/findings.md "results/reference/profile/profile-2026-12-03.txt" "per datagram and segment in the stack" $(pcls stack_pct)
+frow docs/findings.md "results/reference/profile/profile-2026-12-03.txt" "the tool's own code and libc" $(pcls user_pct)
+frow docs/findings.md "results/reference/profile/profile-2026-12-03.txt" "waiting, waking, interrupts off" $(pcls wait_pct)
+fig docs/findings.md "blast's own code is 2 % of its CPU" "$(tsv $PR user_pct tool=blast size=1450)"
 # The copy-bound rate, and make perf's rates of 3 December against it (docs/performance.md says which).
 P3=$R/perf/perf-2026-12-03.txt
 cb1450=$(tsv $PR copy_bound_pps tool=blast size=1450) cb64=$(tsv $PR copy_bound_pps tool=blast size=64)
 b1450=$(pline $P3 1450 "blast (default) into suck -m gro (sent)" | cut -d' ' -f 1)
 b64=$(pline $P3 64 "blast (default) into suck -m gro (sent)" | cut -d' ' -f 1)
-fig README.md "moves 23.4 GB/s in 1450-byte pieces: both tools run at about 0.22× that copy-bound rate at 1450 bytes and 0.24× at 64" \
+fig docs/findings.md "moves 23.4 GB/s in 1450-byte pieces: both tools run at about 0.22× that copy-bound rate at 1450 bytes and 0.24× at 64" \
 	"$(tsv $PR bare_copy_gbs tool=blast size=1450)" - "$(calc "$b1450 / $cb1450")" - "$(calc "$b64 / $cb64")" -
 
 # ---- docs/reference.md ----

@@ -5,7 +5,8 @@
 # a lost reply costs its timeout, not the run. Against a suck without --echo nothing comes
 # back and the run still ends on time. --echo refused where a variant cannot reply; strict
 # options. The clock offset: suck's own clock (0 on one host) and an echoer's clock set ahead,
-# each found within the error blast states (half its fastest round trip).
+# each found within the error blast states (half its fastest round trip). No round trip above
+# --rtt-timeout, even for replies blast reads long after it (blast stopped meanwhile).
 . tests/lib.sh
 
 # within V LO HI: LO <= V <= HI, decimals
@@ -48,12 +49,16 @@ for addr in 127.0.0.1 ::1; do
 	done
 done
 
-# A reply of another size: 100-byte requests, 3000-byte replies; and 1000-byte requests,
-# 40-byte replies.
+# A reply of another size: 100-byte requests, 3000-byte replies (suck --echo-max 3000: a reply
+# larger than its request only where suck allows it; t_echo_amp without); and 1000-byte
+# requests, 40-byte replies.
 for sizes in "100 3000" "1000 40"; do
 	set -- $sizes
 	n=reply-$1-$2
-	start_suck "$n" -m mmsg --echo -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+	max=
+	[ "$2" -le "$1" ] || max="--echo-max $2"
+	# shellcheck disable=SC2086 # the words, split on purpose
+	start_suck "$n" -m mmsg --echo $max -R 4M -o tsv -t 30 || fail "$n: suck did not start"
 	"$BIN/blast" -p "$PORT" --rtt --outstanding 4 -s "$1" --reply-size "$2" -n 1000 -o tsv >"$TMP/$n.b" 2>/dev/null
 	wait_pid "$SUCK_PID" 20
 	check "$n: every reply of the size asked ($(brief "$TMP/$n.b"))" \
@@ -72,6 +77,31 @@ check "$n: sent == transactions + lost ($(brief "$B"))" \
 	test "$(field "$B" sent)" = $(($(field "$B" transactions) + $(field "$B" rtt_lost)))
 check "$n: suck's valid is blast's sent" test "$(field "$TMP/$n.out" valid)" = "$(field "$B" sent)"
 check "$n: some transactions" test "$(field "$B" transactions)" -gt 100
+
+# No round trip above the timeout: a reply read after its request's timeout, even in the
+# wakeup that would have expired it, is late and its request lost, never a round trip. blast is
+# stopped (SIGSTOP) for 200 ms three times while its requests in flight (up to 16) are answered:
+# when it goes on, their replies wait in its socket, long after the 50 ms timeout.
+n=timeout-max
+start_suck "$n" -m mmsg --echo -R 4M -i 0.05 -o tsv -t 60 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" --rtt --outstanding 16 --rtt-timeout 50ms -t 1.5 -o tsv >"$TMP/$n.b" 2>/dev/null &
+BPID=$!
+PIDS="$PIDS $BPID"
+wait_received "$n"
+for _ in 1 2 3; do
+	kill -STOP "$BPID"
+	sleep 0.2
+	kill -CONT "$BPID"
+	sleep 0.1
+done
+check "$n: blast ends" wait_pid "$BPID" 20
+wait_pid "$SUCK_PID" 20
+B=$TMP/$n.b
+check "$n: rtt_max_us $(field "$B" rtt_max_us) <= 50000, the timeout ($(brief "$B"))" within "$(field "$B" rtt_max_us)" 0 50000
+check "$n: sent == transactions + lost ($(brief "$B"))" \
+	test "$(field "$B" sent)" = $(($(field "$B" transactions) + $(field "$B" rtt_lost)))
+check "$n: some transactions, some requests lost in the stops ($(brief "$B"))" \
+	test "$(field "$B" transactions)" -gt 0 -a "$(field "$B" rtt_lost)" -gt 0
 
 # bin/echoer: 1 in 10 never answered, 1 in 10 answered twice, 1 in 10 too long.
 for addr in 127.0.0.1 ::1; do

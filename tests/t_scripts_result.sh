@@ -2,8 +2,11 @@
 # reproduce share the code): -o over an earlier result replaces it whole, and a signal at any
 # moment of the swap leaves either the old result or the new one, whole, and says which; what the
 # scripts did not write (a user's cat.png, raw/x, a subdirectory) is kept; -o of a file, or of a
-# non-empty directory that is no result, is refused before the first run; two suites started in
-# the same second without -o keep both their results.
+# non-empty directory that is no result, is refused before the first run; a second run into a
+# directory another run is writing stops before its first run (exit 2); what a run killed by
+# SIGKILL left beside its directory (its staging directory, the earlier result set aside) is
+# settled by the next run into it; two suites started in the same second without -o keep both
+# their results, and what a killed one left in results/runs goes with the next.
 # The moments of the swap are found with an mv in PATH that sends SIGTERM to the suite right after
 # its K-th rename touching the result directory, for K = 1, 2, ... until the suite gets through.
 . tests/lib.sh
@@ -122,6 +125,62 @@ quick "$TMP/empty" empty -m buffer
 check "-o of an empty directory: exit 0 (got $ST)" test "$ST" -eq 0
 check "-o of an empty directory: the result in it" test -s "$TMP/empty/runs.tsv"
 
+# --- two runs into one directory at once: the second stops before its first run, exit 2, naming
+# the first's pid; the first writes its result (once the last to finish replaced the other's
+# result without a word).
+D=$TMP/both
+cp -R "$TMP/old" "$D"
+GNUPLOT=/nonexistent/gnuplot sh scripts/suite -t 2 -r 1 -W 0 -P -m buffer -o "$D" >"$TMP/first.out" 2>"$TMP/first.err" &
+FIRST=$!
+PIDS="$PIDS $FIRST"
+i=0
+while [ ! -d "$TMP/.both.$FIRST.tmp" ] && kill -0 "$FIRST" 2>/dev/null && [ $i -lt 1000 ]; do i=$((i + 1)); sleep 0.01; done
+quick "$D" second -m copy
+check "a second run into it: exit 2 (got $ST: $(tail -n 1 "$TMP/second.err"))" test "$ST" -eq 2
+check "the second: says another run is writing it, and which" grep -qF "suite: -o '$D': another run (pid $FIRST) is writing it" "$TMP/second.err"
+check "the second: before its first run" sh -c "! grep -q '^suite: \[1/' '$TMP/second.err'"
+st=0
+wait "$FIRST" || st=$?
+check "the first: exit 0 (got $st)" test "$st" -eq 0
+check "the first: its result in place, the user's files kept" new_whole "$D"
+check "both: nothing left beside it" test -z "$(leftovers "$TMP")"
+
+# --- a run killed by SIGKILL (no trap runs) leaves its staging directory; the next run into the
+# same directory removes it (its pid is no process) and says so.
+D=$TMP/killed
+cp -R "$TMP/old" "$D"
+GNUPLOT=/nonexistent/gnuplot sh scripts/suite -t 1 -r 1 -W 0 -P -m copy -o "$D" >/dev/null 2>"$TMP/killed.err" &
+K=$!
+PIDS="$PIDS $K"
+i=0
+while [ ! -d "$TMP/.killed.$K.tmp/.work" ] && kill -0 "$K" 2>/dev/null && [ $i -lt 1000 ]; do i=$((i + 1)); sleep 0.01; done
+kill -KILL "$K"
+wait "$K" 2>/dev/null
+check "SIGKILL: the staging directory is left" test -d "$TMP/.killed.$K.tmp"
+quick "$D" afterkill -m buffer
+check "the next run: exit 0 (got $ST: $(tail -n 1 "$TMP/afterkill.err"))" test "$ST" -eq 0
+check "the next run: says it removed the staging directory" \
+	grep -qF "suite: removed $TMP/.killed.$K.tmp, the staging directory of a run that is gone (pid $K)" "$TMP/afterkill.err"
+check "the next run: its result, the user's files kept" new_whole "$D"
+check "the next run: nothing left beside it" test -z "$(leftovers "$TMP")"
+# Killed between the two renames of the swap: the earlier result set aside (.old), the new one
+# staged with the user's files carried into it (.tmp), no result in place. The next run puts the
+# earlier result back with the user's files, then replaces it as usual.
+sh -c 'exit 0' &
+DEAD=$!
+wait "$DEAD"
+D=$TMP/swap
+cp -R "$TMP/old" "$TMP/.swap.$DEAD.old"
+mkdir "$TMP/.swap.$DEAD.tmp"
+for f in cat.png raw notes; do mv "$TMP/.swap.$DEAD.old/$f" "$TMP/.swap.$DEAD.tmp/"; done
+mkdir "$TMP/.swap.$DEAD.tmp/.work"
+quick "$D" afterswap -m buffer
+check "killed mid-swap, the next run: exit 0 (got $ST: $(tail -n 1 "$TMP/afterswap.err"))" test "$ST" -eq 0
+check "the next run: says it put the earlier result back" \
+	grep -qF "suite: put the earlier result back in $D from $TMP/.swap.$DEAD.old" "$TMP/afterswap.err"
+check "the next run: its result, the user's files kept" new_whole "$D"
+check "the next run: nothing left beside it" test -z "$(leftovers "$TMP")"
+
 # --- two suites started in the same second, without -o: two results. The tree's scripts are
 # copied so that results/runs is this test's; date tells both the same second.
 mkdir -p "$TMP/tree" "$TMP/clock"
@@ -148,5 +207,26 @@ check "same second: two result directories ($r1, $r2)" test -n "$r1" -a -n "$r2"
 check "same second: both whole" test -s "$r1/runs.tsv" -a -s "$r2/runs.tsv" -a -s "$r1/raw/buffer-1.suck.tsv" -a -s "$r2/raw/buffer-1.suck.tsv"
 check "same second: each its own runs" test "$(cat "$r1/raw/buffer-1.suck.tsv" 2>/dev/null)" != "$(cat "$r2/raw/buffer-1.suck.tsv" 2>/dev/null)"
 check "same second: results/runs holds the two" test "$(ls "$TMP/tree/results/runs" | wc -l)" -eq 2
+# Without -o: a run killed by SIGKILL leaves its staging directory and the directory it reserved
+# in results/runs; the next run without -o removes both.
+PATH="$TMP/clock:$PATH" GNUPLOT=/nonexistent/gnuplot sh "$TMP/tree/scripts/suite" -t 1 -r 1 -W 0 -P -m buffer \
+	>/dev/null 2>"$TMP/killed3.err" &
+K=$!
+PIDS="$PIDS $K"
+R=$TMP/tree/results/runs/20260101-000000Z-3
+i=0
+while [ ! -d "$TMP/tree/results/runs/.20260101-000000Z-3.$K.tmp/.work" ] && kill -0 "$K" 2>/dev/null && [ $i -lt 1000 ]; do
+	i=$((i + 1))
+	sleep 0.01
+done
+kill -KILL "$K"
+wait "$K" 2>/dev/null
+check "without -o, SIGKILL: the reserved directory and the staging directory left" \
+	test -d "$R" -a -d "$TMP/tree/results/runs/.20260101-000000Z-3.$K.tmp"
+GNUPLOT=/nonexistent/gnuplot sh "$TMP/tree/scripts/suite" -t 0.2 -r 1 -W 0 -P -m buffer >/dev/null 2>"$TMP/next.err"
+check "without -o, the next run: exit 0 (got $?)" test $? -eq 0
+check "without -o, the next run: removed what the killed run left" \
+	test ! -e "$R" -a ! -e "$TMP/tree/results/runs/.20260101-000000Z-3.$K.tmp"
+check "without -o, the next run: says so" grep -qF "suite: removed $TMP/tree/results/runs/.20260101-000000Z-3.$K.tmp" "$TMP/next.err"
 
 done_tests

@@ -124,6 +124,38 @@ bad reproduce "-r: no number of runs given" lua-2014 -t 0.2 $O -r ''
 bad reproduce "'': no such experiment" '' -t 0.2 -r 1 $O
 bad reproduce "'': no such experiment" -t 0.2 -r 1 $O ''
 
+# An output path the scripts cannot keep (a tab or a newline splits env.txt's lines, the lists of
+# reports and the tables' fields; a backslash is an escape to echo and awk -v): refused before the
+# first run, in every command that writes one (lib/result.sh out_path). A tab once ran every run
+# and then failed, exit 1, "runs: no report in".
+TAB=$(printf '\t')
+NL='
+'
+bad suite "-o '$TMP/out/a?b': a tab in the path" $S -m buffer -o "$TMP/out/a${TAB}b"
+bad suite "-o '$TMP/out/a?b': a newline in the path" $S -m buffer -o "$TMP/out/a${NL}b"
+bad suite "-o '$TMP/out/a\\b': a backslash in the path" $S -m buffer -o "$TMP/out/a\\b"
+bad ndr "-o '$TMP/out/n?d': a tab in the path" -t 0.2 -P -m buffer -o "$TMP/out/n${TAB}d"
+bad sweep "-o '$TMP/out/s?w': a newline in the path" rate -t 0.2 -P -m buffer --steps 2 -o "$TMP/out/s${NL}w"
+bad sweep "-o '$TMP/out/s?w': a tab in the path" size -t 0.2 -P -m buffer --sizes 64 -o "$TMP/out/s${TAB}w"
+bad reproduce "-o '$TMP/out/l?r': a tab in the path" lua-2014 -t 0.2 -r 1 -o "$TMP/out/l${TAB}r"
+bad perf "-o '$TMP/out/p?f.txt': a tab in the path" -r 1 -t 0.2 -o "$TMP/out/p${TAB}f.txt"
+bad profile "-o '$TMP/out/p?f.txt': a newline in the path" -t 0.5 -o "$TMP/out/p${NL}f.txt"
+# The real path counts: -o through a symbolic link to a directory whose name has a tab.
+mkdir "$TMP/t${TAB}d"
+ln -s "$TMP/t${TAB}d" "$TMP/lnk"
+bad suite "-o '$TMP/t?d/r': a tab in the path" $S -m buffer -o "$TMP/lnk/r"
+check "-o through a link to a tab: nothing written there" test -z "$(ls -A "$TMP/t${TAB}d")"
+# A leading '-' is a name, not an option to dirname or mkdir: the result is written.
+mkdir "$TMP/cwd"
+ABS_BIN=$(cd "$BIN" && pwd)
+(cd "$TMP/cwd" && BIN=$ABS_BIN sh "$OLDPWD/scripts/suite" -t 0.2 -r 1 -W 0 -P -m buffer -o -r >/dev/null 2>"$TMP/dash.err")
+check "-o -r: the result written (status $?: $(head -n 1 "$TMP/dash.err"))" test -s "$TMP/cwd/-r/runs.tsv"
+W_SUCK=$SUCK_CMD W_BLAST=$BLAST_CMD
+unset SUCK_CMD BLAST_CMD
+bad reproduce "-o '$TMP/out/a?l': a tab in the path" all -t 0.2 -r 1 -o "$TMP/out/a${TAB}l"
+export SUCK_CMD="$W_SUCK" BLAST_CMD="$W_BLAST"
+rm -rf "$TMP/out" # where a path not refused wrote: the checks below start from nothing
+
 # compare and plot on two made-up results
 for d in a b; do
 	mkdir -p "$TMP/$d"
@@ -137,6 +169,47 @@ check "compare -f of a column: exit 0" test $? -eq 0
 check "compare -f of a column: its row" test "$(cut -f 2 "$TMP/cmp.tsv" | sed -n 2p)" = suck_received
 bad plot "unknown option '-x'" -x "$TMP/a"
 bad plot "one result directory expected" "$TMP/a" "$TMP/b"
+# A directory to read that is missing, no directory or no result: bad usage naming it, exit 2, in
+# compare, plot and index alike (compare and plot once exited 1 where index exited 2).
+mkdir -p "$TMP/noresult"
+for c in compare plot index; do
+	a=
+	[ "$c" != compare ] || a=$TMP/a # compare's first directory, a good one
+	# shellcheck disable=SC2086 # a: one word or none
+	bad "$c" "'$TMP/none': no such directory" $a "$TMP/none"
+	# shellcheck disable=SC2086
+	bad "$c" "'$TMP/file': not a directory" $a "$TMP/file"
+	# shellcheck disable=SC2086
+	bad "$c" "$TMP/noresult" $a "$TMP/noresult"
+	check "$c $TMP/noresult: not a result directory" grep -q 'not a result directory' "$TMP/bad.err"
+done
+bad compare "'$TMP/none': no such directory" "$TMP/none" "$TMP/a"
+# One that cannot be read, as a user who may not (root reads every directory).
+if [ "$(id -u)" -ne 0 ]; then
+	AS=
+elif setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else
+	AS=none
+fi
+if [ "$AS" = none ]; then
+	skip "no setpriv: a directory that cannot be read not checked"
+else
+	chmod 711 "$TMP"
+	mkdir "$TMP/locked"
+	cp "$TMP/a/runs.tsv" "$TMP/locked/"
+	chmod 0 "$TMP/locked"
+	for c in compare plot index; do
+		a=
+		[ "$c" != compare ] || a=$TMP/a
+		st=0
+		# shellcheck disable=SC2086 # AS: the words of setpriv, or none
+		$AS sh "scripts/$c" $a "$TMP/locked" >/dev/null 2>"$TMP/locked.err" || st=$?
+		check "$c of a directory that cannot be read: exit 2 (got $st: $(head -n 1 "$TMP/locked.err"))" test "$st" -eq 2
+		check "$c of a directory that cannot be read: says so" grep -qF "'$TMP/locked': cannot be read" "$TMP/locked.err"
+	done
+	chmod 700 "$TMP/locked" "$TMP"
+fi
 
 # One option parser in every command (scripts/lib/base.sh opt_next): an unknown option, long or
 # short, gets the same words and exit 2 from each, with the usage on stderr (a long option once

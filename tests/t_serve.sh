@@ -151,6 +151,22 @@ check "$n: exit 0 on SIGTERM" test $? = 0
 check "$n: two reports, no third" test "$(grep -c '^serve_run:' "$TMP/$n.out")" = 2
 check "$n: a blank line between them" test "$(grep -c '^$' "$TMP/$n.out")" = 1
 
+# 6b. -j 2: each run's kernel drops are its part of the sockets' counters, read by each thread as
+# it stops. Run 1 is slow, run 2 floods a small buffer with slow work: both rows hold the
+# identities, and run 2's drops are in run 2's row (more dropped than run 1 ever sent).
+n=drops-j2
+start_suck "$n" --serve --runs 2 -j 2 -m mmsg -R 64k -w histogram:50 -o tsv -t 30 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" -n 2000 -r 20000 -s 1000 -j 4 -o tsv >/dev/null 2>&1
+wait_rows "$TMP/$n.out" 1
+"$BIN/blast" -p "$PORT" -t 1 -s 1000 -j 4 -o tsv >/dev/null 2>&1
+check "$n: suck ends after 2 runs" wait_pid "$SUCK_PID" 20
+S=$TMP/$n.out
+check "$n: both end on their fins" test "$(at "$S" stop 1) $(at "$S" stop 2)" = "fin fin"
+check "$n: run 1's drops are at most its loss ($(at "$S" dropped 1) of $(at "$S" lost 1))" \
+	test "$(at "$S" dropped 1)" -le "$(at "$S" lost 1)"
+check "$n: run 2's drops are its own ($(at "$S" dropped 2) > 2000)" test "$(at "$S" dropped 2)" -gt 2000
+check "$n: identities" identities "$S" "$n"
+
 # 7. Usage: exit 2 with the option named.
 for args in "--runs 3" "--run-timeout 1" "--run-id 5,6" "--serve -m xdp" "--serve --runs 0" \
 	"--serve --run-timeout x"; do

@@ -3,7 +3,8 @@
 # tx_dropped. Checked: blast -g 1 into it, count-limited and timed: drops == sent + fins
 # exactly, nothing leaves the device; with GSO a message is one drop (segmentation comes after
 # the qdisc): drops == messages + fins; the sink gone after a normal end and after SIGTERM and
-# SIGINT mid-run; exit 4 without root; reproduce sendmmsg-2011 --sink at its smallest settings.
+# SIGINT mid-run, and by the next run after SIGKILL (with the killed run's staging directory);
+# exit 4 without root; reproduce sendmmsg-2011 --sink at its smallest settings.
 # Runs: a few of 0.2-0.5 s plus blast's 2 s of fins each; every one under timeout; traffic only
 # inside the namespace the driver makes, to 198.18.1.2 and 2001:2:0:1::2.
 . tests/lib.sh
@@ -84,8 +85,30 @@ for sig in TERM INT; do
 	check "SIG$sig: the sink removed" sink_gone "bs-sink-$P"
 done
 
-# reproduce sendmmsg-2011 --sink at its smallest: sink rows, each checked.
+# SIGKILL, which no trap sees, leaves the run's sink (bs-sink-PID) and its staging directory: the
+# next run removes both, and nothing of a running process. Here reproduce --sink into D is
+# killed once the two are made; a namespace of a wire run that is gone and one named by a live
+# pid (this test's) wait beside; the run below into D is the next run.
 D=$TMP/rep
+sh scripts/reproduce sendmmsg-2011 --sink -t 1 -r 1 -o "$D" >/dev/null 2>"$TMP/killed.err" &
+KP=$!
+PIDS="$PIDS $KP"
+i=0
+until [ -d "$TMP/.rep.$KP.tmp" ] && ip netns list 2>/dev/null | grep -q "^bs-sink-$KP\>" || [ $i -ge 1000 ] ||
+	! kill -0 "$KP" 2>/dev/null; do
+	i=$((i + 1))
+	sleep 0.01
+done
+kill -KILL "$KP"
+wait "$KP" 2>/dev/null
+check "SIGKILL: the sink is left" sh -c "ip netns list | grep -q '^bs-sink-$KP\>'"
+check "SIGKILL: the staging directory is left" test -d "$TMP/.rep.$KP.tmp"
+sh -c 'exit 0' &
+DEAD=$!
+wait "$DEAD"
+ip netns add "bs-wire-$DEAD-suck"
+ip netns add "bs-sink-$$"
+# reproduce sendmmsg-2011 --sink at its smallest: sink rows, each checked.
 timeout 300 sh scripts/reproduce sendmmsg-2011 --sink -t 0.2 -r 1 -o "$D" >"$TMP/rep.out" 2>"$TMP/rep.err" &
 P=$!
 PIDS="$PIDS $P"
@@ -100,4 +123,12 @@ check "reproduce.md: the sink's table" grep -qF '## Sending into the send-only s
 check "reproduce.md: the paragraph from the numbers" grep -q 'In each of the 7 sink runs the device.s tx_dropped rose by exactly' "$D/reproduce.md"
 check "env.txt: the sink" grep -q '^sink: network namespace bs-sink-' "$D/env.txt"
 check "reproduce --sink: the sink removed" sink_gone "bs-sink-$P"
+check "the next run: the killed run's sink removed" sink_gone "bs-sink-$KP"
+check "the next run: says so" grep -qF "reproduce: removed network namespace bs-sink-$KP, left by a run that is gone (pid $KP)" "$TMP/rep.err"
+check "the next run: the killed run's staging directory removed" test ! -e "$TMP/.rep.$KP.tmp"
+check "the next run: says so" grep -qF "reproduce: removed $TMP/.rep.$KP.tmp, the staging directory of a run that is gone (pid $KP)" "$TMP/rep.err"
+check "the next run: a wire namespace of a run that is gone removed" sh -c "! ip netns list | grep -q '^bs-wire-$DEAD-suck\>'"
+check "the next run: a namespace of a running process kept" sh -c "ip netns list | grep -q '^bs-sink-$$\>'"
+ip netns del "bs-sink-$$" 2>/dev/null
+ip netns del "bs-wire-$DEAD-suck" 2>/dev/null
 done_tests

@@ -175,7 +175,21 @@ check "$n: two unproven, foreign ($(field "$S" unproven), $(field "$S" foreign))
 	test "$(field "$S" unproven) $(field "$S" foreign)" = "2 2"
 check "$n: flows 1" test "$(field "$S" flows)" = 1
 
-# 8. Bad lists are refused before any work.
+# 8. Memory: 16384 strangers' datagrams, each on its own flow of 64 runs, into --senders 64. Under
+# a key none can take a slot, so suck maps no tracker for them (docs/output.md: a stranger makes
+# suck map none of it). Before: every slot and flow was taken, about 260 MiB.
+n=spray
+BS_RUN_KEY=$KEY start_suck "$n" --senders 64 -R 8M -o tsv --idle 1 -t 30 || fail "$n: suck did not start"
+"$BIN/inject" spray "$PORT" 70000 100 16384
+check "$n: suck ends" wait_pid "$SUCK_PID" 30
+S=$TMP/$n.out
+tot=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["run_id"] == "total" { print $c["received"] - $c["other_run"], $c["rss_kib"], $c["received"] }' "$S")
+check "$n: most of the 16384 arrived ($(echo $tot | cut -d' ' -f 3))" test "$(echo $tot | cut -d' ' -f 3)" -ge 8192
+check "$n: every datagram arrived is other_run, none in a slot ($tot)" test "$(echo $tot | cut -d' ' -f 1)" = 0
+check "$n: suck's peak memory under 64 MiB ($(echo $tot | cut -d' ' -f 2) KiB)" test "$(echo $tot | cut -d' ' -f 2)" -lt 65536
+
+# 9. Bad lists are refused before any work.
 for bad in "11,11" "11,,12" "0" "11," "x"; do
 	"$BIN/suck" --serve --run-id "$bad" --check >/dev/null 2>"$TMP/bad.err"
 	check "--run-id '$bad': exit 2" test $? = 2

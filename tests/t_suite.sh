@@ -102,13 +102,24 @@ fi
 exec "\$@"
 EOF
 
-# A variant the kernel does not offer is skipped with a message; the others still run.
+# A variant the kernel does not offer is skipped with a message; the others still run. xdp too,
+# which lo cannot run (no native XDP): its note gives that reason alone.
 SUCK_CMD="sh $TMP/wrap suck" GNUPLOT=/nonexistent/gnuplot \
-	sh scripts/suite -t 1 -r 1 -W 0 -m "gro buffer" -o "$TMP/skip" >"$TMP/skip.out" 2>"$TMP/skip.err"
+	sh scripts/suite -t 1 -r 1 -W 0 -m "gro xdp buffer" -o "$TMP/skip" >"$TMP/skip.out" 2>"$TMP/skip.err"
 check "skip: suite exits 0" test $? -eq 0
 check "skip: says why" grep -q 'gro: skipped, not supported here (suck exit 4' "$TMP/skip.err"
 check "skip: the other variant ran" test "$(col "$TMP/skip/runs.tsv" variant | tr '\n' ' ')" = "buffer "
 check "skip: noted in table.md" grep -q 'gro: skipped' "$TMP/skip/table.md"
+check "skip: xdp's note says lo has no native XDP" grep -q '^- xdp: skipped, not supported here (suck exit 4: suck: -m xdp: lo is the loopback device, which has no native XDP' "$TMP/skip/table.md"
+check "skip: xdp's note gives no second, wrong reason" sh -c "! grep '^- xdp:' '$TMP/skip/table.md' | grep -q 'does not offer it'"
+check "skip: index.html has the one reason too" sh -c "grep -q 'xdp: skipped.*no native XDP' '$TMP/skip/index.html' && ! grep 'xdp: skipped' '$TMP/skip/index.html' | grep -q 'does not offer it'"
+# Which variants run is settled before the first measurement (suck --check): the progress's total
+# is fixed from its first line and its first estimate counts only what will run (1 run of 1 s),
+# no run of a skipped variant is started, and table.md's title names what ran.
+check "skip: the progress total fixed from the start" test "$(sed -n 's/^suite: \[\([0-9]*\/[0-9]*\)\].*/\1/p' "$TMP/skip.err" | tr '\n' ' ')" = "1/1 "
+check "skip: the first estimate counts only what runs" grep -q '^suite: \[1/1\] buffer run 1 of 1, 0 s elapsed, about 1 s left$' "$TMP/skip.err"
+check "skip: no run of a skipped variant started" sh -c "! grep -E '^cmd: .*/suck .*-m (gro|xdp) ' '$TMP/skip/env.txt' | grep -qv -- '--check'"
+check "skip: table.md's title lists what ran" test "$(head -n 1 "$TMP/skip/table.md")" = "# blast & suck: buffer"
 check "no gnuplot: one line says how to install it" grep -q 'apt-get install gnuplot-nox' "$TMP/skip.err"
 check "no gnuplot: the tables still come out" test -s "$TMP/skip/table.md"
 

@@ -1,13 +1,13 @@
 # scripts/suite --rtt and --group (issue 26, the suite's part), in short real runs (-t 0.3 -r 1
-# -W 0): round trips on loopback with the RTT columns in runs.tsv and summary.tsv holding
-# numbers that make sense, the RTT table in table.md agreeing with summary.tsv, the rtt plot
-# drawn and listed on index.html; by default only the variants that can echo; a multicast group
-# on loopback joined for real (out through lo, TTL 1), every datagram received and none lost
-# at a gentle rate (200-byte datagrams at 2000/s); the refusals (exit 2, nothing run or
-# written); with --wire (root, ip netns) the round trips and an IPv6 group over the veth,
-# nothing left behind. Traffic: lo (the group's TTL 1, a group of 239.255.0.0/16 picked at
-# random so that two runs of this test at once do not share one) and the namespaces --wire
-# makes.
+# -W 0): round trips on loopback (replies larger than the requests: suck --echo-max) with the
+# RTT columns in runs.tsv and summary.tsv holding numbers that make sense, the RTT table in
+# table.md agreeing with summary.tsv, the rtt plot drawn and listed on index.html; by default
+# only the variants that can echo; a multicast group on loopback joined for real (out through
+# lo, TTL 1), every datagram received and none lost at a gentle rate (200-byte datagrams at
+# 2000/s); the refusals (exit 2, nothing run or written); with --wire (root, ip netns) the
+# round trips and an IPv6 group over the veth, nothing left behind. Traffic: lo (the group's
+# TTL 1, a group of 239.255.0.0/16 picked at random so that two runs of this test at once do
+# not share one) and the namespaces --wire makes.
 . tests/lib.sh
 
 # every_row FILE AWK-CONDITION: the condition holds on every data row (columns by name: c["x"];
@@ -43,9 +43,11 @@ plots_ok() { # DIR NAME: NAME.png is a PNG, NAME.svg a whole SVG, index.html sho
 GP=1
 command -v gnuplot >/dev/null 2>&1 || { GP=0; skip "no gnuplot: the rtt plot not checked (apt-get install gnuplot-nox)"; }
 
-# --- round trips on loopback, 4 requests in flight, two variants ---------------------------
+# --- round trips on loopback, 4 requests in flight, two variants, replies larger than the
+# requests (suck --echo-max) ---------------------------------------------------------------
 D=$TMP/rtt
-sh scripts/suite -t 0.3 -r 1 -W 0 -m "copy mmsg" --rtt --outstanding 4 -o "$D" >"$TMP/rtt.out" 2>"$TMP/rtt.err"
+sh scripts/suite -t 0.3 -r 1 -W 0 -m "copy mmsg" --rtt --outstanding 4 -B "--reply-size 2000" -o "$D" \
+	>"$TMP/rtt.out" 2>"$TMP/rtt.err"
 st=$?
 check "rtt: suite exits 0 ($(tail -n 2 "$TMP/rtt.err" | tr '\n' ' '))" test $st = 0
 check "rtt: runs.tsv has blast's round-trip columns" has_cols "$D/runs.tsv" blast_rtt blast_outstanding \
@@ -55,6 +57,8 @@ check "rtt: a row per variant" test "$(col "$D/runs.tsv" variant | tr '\n' ' ')"
 check "rtt: p50 <= p90 <= p99 <= p99.9 <= max, transactions > 0, sent == transactions + lost, every request echoed" \
 	rtt_rows "$D/runs.tsv"
 check "rtt: 4 outstanding, suck echoed" every_row "$D/runs.tsv" '$c["blast_outstanding"] == 4 && $c["suck_echo"] == 1'
+check "rtt: -B --reply-size 2000 gives suck --echo-max 2000: no reply cut short" every_row "$D/runs.tsv" \
+	'$c["blast_reply_size"] == 2000 && $c["suck_echo_max"] == 2000 && $c["blast_rtt_short"] == 0 && $c["suck_echo_clipped"] == 0'
 for v in copy mmsg; do
 	for f in blast_rtt_p50_us blast_rtt_p99_us blast_tps; do
 		check "rtt: summary.tsv has $f of $v, the run's" test "$(summed "$D/summary.tsv" $v $f)" = \

@@ -27,6 +27,10 @@ st=$?
 check "loopback: suck --check -m xdp exits 4 (got $st: $(cat "$TMP/lo.err"))" test $st = 4
 check "loopback: the message says why" grep -q '^suck: -m xdp: lo is the loopback device, which has no native XDP' "$TMP/lo.err"
 check "loopback: no row" test ! -s "$TMP/lo.out"
+# one reason, the true one: the kernel offers XDP, lo lacks it natively (not "this kernel does
+# not offer it", which a table's note would carry beside the first)
+check "loopback: one reason, one line ($(cat "$TMP/lo.err"))" test "$(wc -l <"$TMP/lo.err")" -eq 1
+check "loopback: not 'this kernel does not offer it'" sh -c "! grep -q 'does not offer it' '$TMP/lo.err'"
 "$BIN/suck" -m xdp -a ::1 -p 0 -t 1 >/dev/null 2>&1
 check "loopback: a run on ::1 exits 4 too" test $? = 4
 "$BIN/suck" -m mmsg --xdp-dev eth0 --check >/dev/null 2>"$TMP/o.err"

@@ -18,8 +18,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCRIPTS=$ROOT/scripts # the commands
 LIB=$SCRIPTS/lib      # what they source and run: this file, the other .sh, the .awk programs
 
-die() { echo "$PROG: $*" >&2; exit 1; }
-usage_error() { echo "$PROG: $*" >&2; usage >&2; exit 2; }
+# printf, not echo: dash's echo reads a backslash in a message (a path, a value given) as an escape.
+die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
+usage_error() { printf '%s: %s\n' "$PROG" "$*" >&2; usage >&2; exit 2; }
 
 # opt_next SHORT LONG ARGS...: the option at the front of ARGS. Every command reads its options
 # with this one loop, in the shape of getopts but with long options too:
@@ -102,6 +103,26 @@ abspath() {
 	/*) printf '%s\n' "$1" ;;
 	*) printf '%s/%s\n' "$(pwd)" "$1" ;;
 	esac
+}
+
+# in_dir DIR: DIR, a directory a command reads (compare, plot, index), is one and can be read;
+# else bad usage naming it (exit 2), as any other bad argument.
+in_dir() {
+	[ -e "$1" ] || [ -L "$1" ] || usage_error "'$1': no such directory"
+	[ -d "$1" ] || usage_error "'$1': not a directory"
+	{ [ -r "$1" ] && [ -x "$1" ]; } || usage_error "'$1': cannot be read (permission denied)"
+}
+
+# pid_alive PID: a process PID is running (a zombie, killed and not yet waited for, is not).
+# What a run leaves when SIGKILL gives its traps no time (its network namespaces, its staging
+# directory) carries its pid in the name: the next run removes it when this says the run is gone.
+pid_alive() {
+	if [ -d /proc/self ]; then
+		pa_state=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 1
+		case $pa_state in '' | Z | X) return 1 ;; esac
+		return 0
+	fi
+	kill -0 "$1" 2>/dev/null
 }
 
 # twice LIST: the first word of LIST that comes again, on stdout; status 1 when each comes once.

@@ -6,7 +6,9 @@
 # new one is complete. Everything is written to a staging directory beside OUT, STAGE
 # (.NAME.PID.tmp), then swapped in with two renames: the old result aside as BACKUP
 # (.NAME.PID.old), STAGE to OUT. Whatever stops the script, result_abort looks at what is on disk
-# and puts back the old result, or completes the new one, and says which.
+# and puts back the old result, or completes the new one, and says which. STAGE is also the
+# run's claim on OUT (result_claim): a second run into the same OUT stops before its first run,
+# and what a run killed by SIGKILL left (its STAGE, its BACKUP) the next one settles.
 # What the scripts did not write is never deleted: -o of a non-empty directory that is no result
 # of theirs (its env.txt names none) is refused; from an earlier result, entries result_own does
 # not name (a user's notes, raw/x, a subdirectory) are carried over into the new one.
@@ -86,30 +88,172 @@ result_remove() {
 	rmdir "$1" 2>/dev/null
 }
 
+# out_path OPT PATH: PATH, where OPT writes, is a path the scripts can write and keep; else bad
+# usage (exit 2), before anything runs. They cannot keep a tab or a newline in one: env.txt, the
+# lists of a run's reports and the tables are lines of tab-separated fields, so the runs would all
+# go and then no report be found in its list; nor another control character (printed raw in
+# messages and tables) or a backslash (echo and awk -v read it as an escape: env.txt would record
+# another path). Sets OUT_PATH to PATH, "./" before a leading "-" (which dirname, mkdir and the
+# other tools would take for an option).
+out_path() {
+	case $2 in
+	*"$(printf '\t')"*) op_what='a tab' ;;
+	*'
+'*) op_what='a newline' ;;
+	*[[:cntrl:]]*) op_what='a control character' ;;
+	*\\*) op_what='a backslash' ;;
+	-*) OUT_PATH=./$2 && return 0 ;;
+	*) OUT_PATH=$2 && return 0 ;;
+	esac
+	usage_error "$1 '$(printf '%s' "$2" | tr '[:cntrl:]' '?')': $op_what in the path, which the scripts cannot keep: they write paths into line-based, tab-separated records (env.txt, the lists of reports, the tables) and print them with echo, where it would split a line or a field or be read as an escape; accepted: a path without tabs, newlines, other control characters or backslashes"
+}
+
 # result_check: OUT, from -o, can take a result: it does not exist (its parent is made now), is
-# an empty directory, or an earlier result of these scripts (OLD=1). Anything else cannot work
-# and is bad usage, before the first run.
+# an empty directory, or an earlier result of these scripts (OLD=1); its path, and its real path,
+# pass out_path. Anything else cannot work and is bad usage, before the first run. Without -o,
+# the default directory's path is checked (results/runs of this tree).
 result_check() {
 	OLD=0
-	[ -n "$OUT" ] || return 0
-	if [ -L "$OUT" ] && [ ! -d "$OUT" ]; then usage_error "-o '$OUT': a symbolic link to no directory"; fi
-	if [ -e "$OUT" ] && [ ! -d "$OUT" ]; then
-		usage_error "-o '$OUT': exists and is not a directory; accepted: a new directory, an empty one or an earlier result"
+	if [ -z "$OUT" ]; then
+		out_path "the default result directory" "$ROOT/results/runs"
+		return 0
 	fi
+	out_path -o "$OUT"
+	OUT=$OUT_PATH
+	if [ -L "$OUT" ] && [ ! -d "$OUT" ]; then usage_error "-o '$OUT': a symbolic link to no directory"; fi
 	# The real path: a symbolic link's directory is the one replaced, ".." and "." are names.
 	if [ -d "$OUT" ]; then
 		OUT=$(cd -P "$OUT" && pwd)
-	else
+	elif [ ! -e "$OUT" ]; then
 		mkdir -p "$(dirname "$OUT")" 2>/dev/null || usage_error "-o '$OUT': cannot make $(dirname "$OUT")"
 		OUT=$(cd -P "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
 		OUT=/${OUT#"${OUT%%[!/]*}"}
 	fi
+	out_path -o "$OUT"
 	[ "$OUT" != / ] || usage_error "-o '/': accepted: a directory for the result"
+	result_state
+}
+# result_state: what OUT holds now, for result_check and again once this run has its claim on it
+# (result_claim): a new directory, an empty one or an earlier result (OLD=1); else bad usage.
+result_state() {
+	OLD=0
+	if [ -e "$OUT" ] && [ ! -d "$OUT" ]; then
+		usage_error "-o '$OUT': exists and is not a directory; accepted: a new directory, an empty one or an earlier result"
+	fi
 	if [ -d "$OUT" ] && [ -n "$(ls -A "$OUT" 2>&1)" ]; then
 		result_is "$OUT" || usage_error "-o '$OUT': not empty and no result of these scripts (no env.txt of one): refusing to write over what it holds; accepted: a new directory, an empty one or an earlier result"
 		[ ! -e "$OUT/raw" ] || [ -d "$OUT/raw" ] || usage_error "-o '$OUT': its raw is not a directory"
 		OLD=1
 	fi
+}
+
+# The claims on OUT. A run writing OUT has its staging directory (.NAME.PID.tmp) beside it from
+# result_begin on, and while it swaps the old result aside, BACKUP (.NAME.PID.old): these are its
+# claim, whose name says whose it is. result_claim makes this run's by mkdir, then looks for
+# others: one of a running process means two runs into one directory, where the last to finish
+# would replace the other's result without a word, so this one stops, before its first run (exit
+# 2, the message naming the other's pid). Two started at the same moment may both see the other
+# and both stop; never both go on. One of a process that is gone (killed by SIGKILL, which no
+# trap sees) is reaped: settled as result_abort would have (result_reap), then OUT is looked at
+# again (result_state: that may have put an earlier result back).
+
+# result_claims DIR NAME: the claims on DIR/NAME, "PID PATH" a line, the set-aside ones (.old)
+# first; this run's own staging directory is not one.
+result_claims() {
+	set +f
+	for rs_e in "$1/.$2".*.old "$1/.$2".*.tmp; do
+		[ -d "$rs_e" ] && [ ! -L "$rs_e" ] || continue
+		rs_p=${rs_e#"$1/.$2".}
+		rs_p=${rs_p%.*}
+		is_uint "$rs_p" || continue
+		[ "$rs_e" != "$STAGE" ] || continue
+		printf '%s %s\n' "$rs_p" "$rs_e"
+	done
+	set -f
+}
+
+# result_claim: this run's claim on OUT, its staging directory STAGE made; exit 2 when another
+# run's is there; the claims of gone runs reaped (above).
+result_claim() {
+	mkdir "$STAGE" || die "cannot make the staging directory $STAGE"
+	rc_list=$(result_claims "$(dirname "$OUT")" "$(basename "$OUT")")
+	rc_live=
+	for rc_p in $(printf '%s\n' "$rc_list" | awk '{ print $1 }'); do
+		[ -n "$rc_live" ] || ! pid_alive "$rc_p" || rc_live=$rc_p
+	done
+	if [ -n "$rc_live" ]; then
+		rmdir "$STAGE"
+		RESULT_PHASE= OLD=0
+		FAIL_WHY="-o '$OUT': another run (pid $rc_live) is writing it: two runs into one directory would keep only the last one's result; wait for that run to end, or name another directory"
+		exit 2
+	fi
+	printf '%s\n' "$rc_list" | while read -r rc_p rc_e; do
+		[ -z "$rc_p" ] || result_reap "$OUT" "$rc_e" "$rc_p"
+	done
+	[ "$DEFAULT_OUT" = 0 ] || result_reap_runs
+	result_state
+}
+
+# result_reap OUT CLAIM PID: CLAIM, left beside OUT by run PID, which is gone, settled as
+# result_abort would have: a set-aside earlier result (.old) goes back to OUT when OUT is not
+# there (the run was killed between its two renames), else what the scripts wrote in it is
+# removed; a staging directory (.tmp) gives back what it carried over from OUT, and what the
+# scripts wrote in it is removed. What they did not write is never removed: a directory still
+# holding it is left there, and said. Each step on its own, in a subshell: two runs reaping the
+# same claim at once (results/runs) only see one step fail.
+result_reap() {
+	(
+		set +e
+		rp_out=$1 rp_e=$2 rp_what="a run that is gone (pid $3)"
+		# A staging directory can be a result's OUT in turn (reproduce lua-2014 runs the suite
+		# into its own): that one's claims first.
+		result_claims "$(dirname "$rp_e")" "$(basename "$rp_e")" | while read -r rp_p rp_c; do
+			pid_alive "$rp_p" || result_reap "$rp_e" "$rp_c" "$rp_p"
+		done
+		case $rp_e in
+		*.old)
+			if [ ! -e "$rp_out" ] && [ ! -L "$rp_out" ] && mv -T "$rp_e" "$rp_out" 2>/dev/null; then
+				echo "$PROG: put the earlier result back in $rp_out from $rp_e, set aside by $rp_what" >&2
+			elif result_remove "$rp_e"; then
+				echo "$PROG: removed $rp_e, an earlier result set aside by $rp_what" >&2
+			elif [ -d "$rp_e" ]; then
+				echo "$PROG: $rp_e, set aside by $rp_what, holds files the scripts did not write: left there" >&2
+			fi ;;
+		*)
+			rm -rf "$rp_e/.work"
+			[ ! -d "$rp_out" ] || result_carry "$rp_e" "$rp_out" 2>/dev/null
+			if result_remove "$rp_e"; then
+				echo "$PROG: removed $rp_e, the staging directory of $rp_what" >&2
+			elif [ -d "$rp_e" ]; then
+				echo "$PROG: $rp_e, the staging directory of $rp_what, holds files the scripts did not write: left there" >&2
+			fi ;;
+		esac
+	)
+}
+
+# result_reap_runs: for a run without -o, the claims of gone runs in results/runs, where such
+# runs write, and in the directories there (reproduce's, one per experiment), reaped; the
+# directory a gone run had reserved in results/runs (result_begin), removed when empty.
+result_reap_runs() {
+	set +f
+	for rr_d in "$ROOT/results/runs" "$ROOT/results/runs"/*/; do
+		rr_d=${rr_d%/}
+		[ -d "$rr_d" ] && [ ! -L "$rr_d" ] || continue
+		for rr_e in "$rr_d"/.*.old "$rr_d"/.*.tmp; do
+			[ -d "$rr_e" ] && [ ! -L "$rr_e" ] || continue
+			rr_n=${rr_e##*/}
+			rr_n=${rr_n#.}
+			rr_n=${rr_n%.*}
+			rr_p=${rr_n##*.}
+			rr_n=${rr_n%.*}
+			is_uint "$rr_p" && [ -n "$rr_n" ] && [ "$rr_e" != "$STAGE" ] || continue
+			pid_alive "$rr_p" && continue
+			result_reap "$rr_d/$rr_n" "$rr_e" "$rr_p"
+			# The reserved name, not a staging directory holding a suite's (its own run's).
+			case $rr_d:$rr_n in "$ROOT/results/runs":[!.]*) rmdir "$rr_d/$rr_n" 2>/dev/null || true ;; esac
+		done
+	done
+	set -f
 }
 
 # fs_full DIR: the file system of DIR takes no more data (a 4 KiB file cannot be written there).
@@ -153,7 +297,7 @@ result_begin() {
 	BACKUP=$(dirname "$OUT")/.$(basename "$OUT").$$.old
 	WORKDIR=$STAGE/.work
 	RESULT_PHASE=staging
-	mkdir "$STAGE" || die "cannot make the staging directory $STAGE"
+	result_claim
 	disk_check
 }
 

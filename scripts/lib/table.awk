@@ -20,7 +20,7 @@ BEGIN {
 		"suck_rx_total_ns_per_pkt:receive path ns/datagram (suck + kernel):low|" \
 		"blast_tps:transactions/s:high|blast_rtt_p50_us:RTT p50:low", cfig, "|")
 	ntab = 2
-	spec[1] = "runs:runs|blast_sent:sent by blast|suck_received:received by suck|received_pct:received %|suck_dropped:dropped (rcvbuf full)|suck_elsewhere:lost elsewhere|suck_pps:received/s"
+	spec[1] = "runs:runs|blast_sent:sent by blast|suck_received:received by suck|received_pct:received % (per run)|suck_dropped:dropped (rcvbuf full)|suck_elsewhere:lost elsewhere|suck_pps:received/s"
 	spec[2] = "suck_cpu_ns_per_pkt:suck CPU ns/datagram|suck_user_s:suck user s|suck_sys_s:suck sys s|blast_cpu_ns_per_pkt:blast CPU ns/datagram|suck_rss_kib:suck rss KiB|suck_heap_kib:suck heap KiB"
 	# with suck --latency (the suite's --latency), a third table: the one-way delay and its parts
 	# on the wire (suck --rx-dev), the receive path: suck's CPU, the NAPI thread's, their sum
@@ -43,9 +43,19 @@ function short(s,    x) {
 	return s
 }
 
+# pct1(s): a percentage with one decimal (34.975 -> 35.0), as the datagrams plot labels it
+function pct1(s) { return isnum(s) ? sprintf("%.1f", s) : s }
+
 function cellof(v, f,    k) {
 	if (!((v, f) in med))
 		return "-"
+	# A percentage is each run's own (received_pct: received / sent of that run), and its median
+	# is that of the runs' percentages, not the ratio of the medians beside it: one decimal.
+	if (f ~ /_pct$/) {
+		if (lo[v, f] == hi[v, f])
+			return pct1(med[v, f])
+		return pct1(med[v, f]) " (" pct1(lo[v, f]) ".." pct1(hi[v, f]) ")"
+	}
 	k = f !~ /_kib$/ # KiB stay exact: "65.6k KiB" would read wrong
 	if (lo[v, f] == hi[v, f])
 		return k ? short(med[v, f]) : med[v, f]

@@ -1,15 +1,26 @@
 # timeline.awk: the interval rows (blast and suck -i with -o tsv) kept in a result's raw/ as
-# VARIANT-RUN.blast.err and VARIANT-RUN.suck.err, as one table for the timeline plot:
-#   variant  run  tool  t_s  pps
-# sorted by variant, run and tool, a blank line after each run's rows (gnuplot breaks its line
-# there). Warm-up runs are left out. Usage: awk -f timeline.awk RAW/*.err
+# VARIANT-RUN.blast.err and VARIANT-RUN.suck.err, as the timeline plot's bands: for each variant
+# and tool, the k-th interval of every measured run put together,
+#   variant  tool  k  t_s  pps_median  pps_min  pps_max  runs
+# (t_s the median of the runs' times of that interval). One gnuplot data set (two blank lines
+# after it) per variant and tool, blast's then suck's, the variants in the order of -v
+# order="V1 V2 ..." (the tables' order; a variant not named there after them, in the order
+# first seen), so that data set 2(i-1) is the i-th variant's blast and 2(i-1)+1 its suck; a tool
+# without rows has one row of NaN, keeping the count, and a variant without any is left out.
+# Warm-up runs are left out too.
+# Usage: awk -f timeline.awk -v order="..." RAW/*.err
+BEGIN {
+	nv = split(order, vorder, " ")
+	for (i = 1; i <= nv; i++)
+		vnum[vorder[i]] = i
+}
 FNR == 1 {
 	name = FILENAME; sub(/.*\//, "", name)
 	tool = name; sub(/\.err$/, "", tool); sub(/.*\./, "", tool)
 	vr = name; sub(/\.(blast|suck)\.err$/, "", vr)
 	variant = vr; sub(/-[^-]*$/, "", variant)
 	run = vr; sub(/.*-/, "", run)
-	ts = pps = 0
+	ts = pps = k = 0
 }
 # the tsv header of the interval rows: where t_s and pps are
 $0 ~ /^tool\t/ {
@@ -19,15 +30,39 @@ $0 ~ /^tool\t/ {
 }
 ts && pps && $0 ~ /^(blast|suck)\t/ && run !~ /^warmup/ {
 	split($0, f, "\t")
-	key = variant SUBSEP run SUBSEP tool
-	if (!(key in rows)) { order[++nk] = key; vorder[variant] = vorder[variant] ? vorder[variant] : ++nv }
-	rows[key] = rows[key] variant "\t" run "\t" tool "\t" f[ts] "\t" f[pps] "\n"
+	if (!(variant in vnum))
+		vnum[vorder[++nv] = variant] = nv
+	k++
+	key = variant SUBSEP tool SUBSEP k
+	cnt[key]++
+	T[key, cnt[key]] = f[ts]
+	P[key, cnt[key]] = f[pps]
+	if (k > kmax[variant, tool])
+		kmax[variant, tool] = k
 }
+function sortn(a, n,    i, j, x) {
+	for (i = 2; i <= n; i++) {
+		x = a[i]
+		for (j = i - 1; j >= 1 && a[j] > x; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = x
+	}
+}
+function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 END {
-	# variants in the order they were first seen, runs and tools in file order within each
 	for (v = 1; v <= nv; v++)
-		for (k = 1; k <= nk; k++) {
-			split(order[k], p, SUBSEP)
-			if (vorder[p[1]] == v) printf "%s\n", rows[order[k]]
+		for (w = 1; w <= 2 && (kmax[vorder[v], "blast"] || kmax[vorder[v], "suck"]); w++) {
+			tool = w == 1 ? "blast" : "suck"
+			if (!kmax[vorder[v], tool])
+				printf "%s\t%s\t0\tNaN\tNaN\tNaN\tNaN\t0\n", vorder[v], tool
+			for (k = 1; k <= kmax[vorder[v], tool]; k++) {
+				key = vorder[v] SUBSEP tool SUBSEP k
+				n = cnt[key]
+				split("", a); split("", b)
+				for (i = 1; i <= n; i++) { a[i] = T[key, i] + 0; b[i] = P[key, i] + 0 }
+				sortn(a, n); sortn(b, n)
+				printf "%s\t%s\t%d\t%.3f\t%.0f\t%.0f\t%.0f\t%d\n", vorder[v], tool, k, med(a, n), med(b, n), b[1], b[n], n
+			}
+			printf "\n\n"
 		}
 }

@@ -109,11 +109,14 @@ tool_takes() {
 
 # check_suck VARIANT OPTION VALUE WORDS...: suck takes what a run of VARIANT gives it (ADDR, WORK,
 # and WORDS, from the script's OPTION VALUE). A refusal is bad usage naming the option whose words suck
-# refused (asked again with fewer of them to find which).
+# refused (asked again with fewer of them to find which). CS_ST: 0, or 4 when suck said this host
+# cannot run VARIANT (TRY_MSG why), so that a caller can leave it out before the first run.
 check_suck() {
 	cs_v=$1 cs_o=$2 cs_val=$3
 	shift 3
-	tool_takes suck -a "$ADDR" -w "$WORK" -m "$cs_v" "$@" && return 0
+	CS_ST=0
+	tool_check suck -a "$ADDR" -w "$WORK" -m "$cs_v" "$@" || CS_ST=$?
+	case $CS_ST in 0 | 4) return 0 ;; esac
 	cs_why=$TRY_MSG
 	tool_takes suck || die "suck refuses what every run gives it: $TRY_MSG"
 	tool_takes suck -a "$ADDR" || usage_error "-a '$ADDR': suck refuses it: $TRY_MSG"

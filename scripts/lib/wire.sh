@@ -27,7 +27,8 @@
 # that did not exist: another run's are never touched) and removed by wire_down from the
 # command's cleanup (RESULT_CLEANUP, after the tools are stopped) on every exit: normal, error,
 # SIGINT, SIGTERM. Until the result's traps are set (result_traps) wire_traps holds those exits.
-# Only SIGKILL leaves them: `ip netns list` shows bs-wire-PID-*, `ip netns del NAME` removes one.
+# Only SIGKILL leaves them (`ip netns list` shows bs-wire-PID-*): the next run that makes
+# namespaces (wire_up, sink_up) removes those whose PID is no running process (wire_reap).
 # wire_path2, after wire_up: a second veth pair between the same two namespaces (WIRE_DEV2_TX,
 # WIRE_DEV2_RX; 198.18.0.5/30 on blast's end, 198.18.0.6/30 on suck's), set up as the first, for
 # make perf's xdp pair: each receiver its own device and its own NAPI. It goes with the
@@ -134,6 +135,7 @@ wire_up() {
 	WIRE_NS_TX=bs-wire-$$-blast WIRE_NS_RX=bs-wire-$$-suck
 	WIRE_DEV_TX=$(printf 'bs%07ds' "$$") WIRE_DEV_RX=$(printf 'bs%07dr' "$$")
 	wire_traps
+	wire_reap
 	for wu_ns in "$WIRE_NS_TX" "$WIRE_NS_RX"; do
 		! wire_ns_is "$wu_ns" || die "a network namespace $wu_ns exists already: not this run's, left as it is"
 		WIRE_MADE="$WIRE_MADE $wu_ns" # before it exists: a signal between the two cannot leak it
@@ -328,6 +330,26 @@ wire_down() {
 	done
 	WIRE_MADE=
 }
+# wire_reap: the namespaces that runs killed by SIGKILL left (their traps never ran), removed,
+# each said: bs-wire-PID-blast, bs-wire-PID-suck and bs-sink-PID whose PID is no running process
+# (base.sh pid_alive). Deleting a namespace deletes its veth ends with it. A namespace of a
+# running process, this one's or named otherwise is never touched; two runs reaping at once
+# only see one `ip netns del` fail.
+wire_reap() {
+	for wr_ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
+		case $wr_ns in
+		bs-wire-*-blast | bs-wire-*-suck)
+			wr_p=${wr_ns#bs-wire-}
+			wr_p=${wr_p%-*} ;;
+		bs-sink-*) wr_p=${wr_ns#bs-sink-} ;;
+		*) continue ;;
+		esac
+		is_uint "$wr_p" && [ "$wr_p" != $$ ] || continue
+		! pid_alive "$wr_p" || continue
+		! ip netns del "$wr_ns" 2>/dev/null ||
+			echo "$PROG: removed network namespace $wr_ns, left by a run that is gone (pid $wr_p)" >&2
+	done
+}
 # wire_ns_is NAME: a network namespace NAME exists.
 wire_ns_is() { ip netns list 2>/dev/null | awk -v n="$1" '$1 == n { f = 1 } END { exit !f }'; }
 
@@ -346,7 +368,8 @@ wire_ns_is() { ip netns list 2>/dev/null | awk -v n="$1" '$1 == n { f = 1 } END 
 # rows send with -g 1, where the drops are exactly blast's sent + fins.
 # blast runs in it through SINK_CMD ("ip netns exec SINK_NS"). The namespace is recorded before
 # it is made and removed by sink_down from the command's cleanup (wire_traps, as wire_up's), on
-# every exit; deleting it deletes both ends. Exit 4 as --wire's: not root, no ip, no veth.
+# every exit; deleting it deletes both ends; one SIGKILL left, the next run reaps (wire_reap).
+# Exit 4 as --wire's: not root, no ip, no veth.
 SINK=0          # --sink
 SINK_NS='' SINK_DEV='' SINK_PEER='' SINK_CMD='' SINK_MADE=''
 SINK_SRC=198.18.1.1 SINK_SRC6=2001:2:0:1::1 SINK_ADDR=198.18.1.2 SINK_ADDR6=2001:2:0:1::2
@@ -360,6 +383,7 @@ sink_up() {
 	SINK_NS=bs-sink-$$
 	SINK_DEV=$(printf 'bs%07dk' "$$") SINK_PEER=$(printf 'bs%07dj' "$$")
 	wire_traps
+	wire_reap
 	! wire_ns_is "$SINK_NS" || die "a network namespace $SINK_NS exists already: not this run's, left as it is"
 	SINK_MADE=$SINK_NS # before it exists: a signal between the two cannot leak it
 	wire_ip "cannot make a network namespace" netns add "$SINK_NS"

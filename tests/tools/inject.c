@@ -18,8 +18,18 @@
  *                                     a whole run of N datagrams on flow 0 and its one fin, from one
  *                                     socket (suck --serve: many short runs in a moment); with MAX,
  *                                     the fin says a size mix SIZE..MAX and BYTES in all
+ *   inject spray PORT RUN_ID SIZE N   N data datagrams on every flow of runs RUN_ID, RUN_ID+1, ...
+ *                                     (256 flows a run), one each: what a stranger sends to make
+ *                                     suck map trackers
  *   inject runs PORT RUN_ID SIZE      a run on flow 0 with losses of known lengths (runs of 1 to
  *                                     300 datagrams, and some at the end that only its fin counts)
+ *   inject amp PORT RUN_ID SIZE N REPLY
+ *                                     N requests (blast --rtt's type) of SIZE bytes on flow 0, each
+ *                                     asking suck --echo for a reply of REPLY bytes, as a reflection
+ *                                     attack would, one at a time with a wait of up to 20 ms for its
+ *                                     reply; then its fins. This socket is the attack's victim: it
+ *                                     counts what came back (sent, bytes_sent, replies, bytes_back,
+ *                                     reply_max, elapsed_s: first send to the last wait's end)
  *
  * To ::1 instead of 127.0.0.1 when INJECT_V6 is set and not empty. INJECT_JITTER_NS=X adds X
  * to the send time of every second data datagram: each pair of them then differs in transit
@@ -35,6 +45,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +264,57 @@ static int runs(uint32_t run, size_t size)
 	return 0;
 }
 
+/* Every reply queued on the socket, waiting up to wait_ms for the first; counted. */
+static void amp_take(int wait_ms, uint64_t *replies, uint64_t *bytes, uint64_t *largest)
+{
+	static uint8_t buf[65536];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, wait_ms) <= 0)
+		return;
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC);
+		if (n < 0)
+			return;
+		(*replies)++;
+		*bytes += (uint64_t)n;
+		if ((uint64_t)n > *largest)
+			*largest = (uint64_t)n;
+	}
+}
+
+static int amp(uint32_t run, size_t size, uint64_t n, uint32_t reply)
+{
+	static uint8_t buf[3000];
+	uint64_t replies = 0, bytes = 0, largest = 0, before;
+	struct timespec t0, t1;
+	int rcvbuf = 4 << 20;
+
+	/* room for every reply that could be on its way at once: a short count must be suck's */
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (uint64_t s = 0; s < n; s++) {
+		struct wire_hdr h = { .type = WIRE_REQ, .run_id = run, .seq = s, .send_ns = send_ns() };
+		memset(buf, 0xab, size);
+		wire_put_hdr(buf, &h);
+		wire_put_reply(buf, reply);
+		out(buf, size);
+		amp_take(20, &replies, &bytes, &largest);
+	}
+	do { /* the last replies, until 300 ms pass without one */
+		before = replies;
+		amp_take(300, &replies, &bytes, &largest);
+	} while (replies != before);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (int i = 0; i < 3; i++)
+		fin(run, 0, n, n * size, 1);
+	printf("sent\tbytes_sent\treplies\tbytes_back\treply_max\telapsed_s\n%llu\t%llu\t%llu\t%llu\t%llu\t%.3f\n",
+	       (unsigned long long)n, (unsigned long long)(n * size), (unsigned long long)replies,
+	       (unsigned long long)bytes, (unsigned long long)largest,
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}
+
 static int script(uint32_t run, size_t size, uint64_t n)
 {
 	static uint8_t buf[65536];
@@ -292,11 +354,13 @@ int main(int argc, char **argv)
 	size_t size;
 
 	if (argc < 5 || ((strcmp(argv[1], "script") == 0 || strcmp(argv[1], "marks") == 0 ||
-			  strcmp(argv[1], "run") == 0) && argc < 6) ||
-	    ((strcmp(argv[1], "data") == 0 || strcmp(argv[1], "fin") == 0) && argc < 8)) {
-		fprintf(stderr, "usage: inject hostile|script|marks|runs|run PORT RUN_ID SIZE [N]\n"
+			  strcmp(argv[1], "run") == 0 || strcmp(argv[1], "spray") == 0) && argc < 6) ||
+	    ((strcmp(argv[1], "data") == 0 || strcmp(argv[1], "fin") == 0) && argc < 8) ||
+	    (strcmp(argv[1], "amp") == 0 && argc < 7)) {
+		fprintf(stderr, "usage: inject hostile|script|marks|runs|run|spray PORT RUN_ID SIZE [N]\n"
 				"       inject data PORT RUN_ID SIZE FLOW SEQ N\n"
-				"       inject fin PORT RUN_ID SIZE FLOW SENT FLOWS\n");
+				"       inject fin PORT RUN_ID SIZE FLOW SENT FLOWS\n"
+				"       inject amp PORT RUN_ID SIZE N REPLY\n");
 		return 2;
 	}
 	to.sin_port = htons((uint16_t)strtoul(argv[2], NULL, 10));
@@ -306,7 +370,8 @@ int main(int argc, char **argv)
 	run = (uint32_t)strtoul(argv[3], NULL, 10);
 	size = strtoul(argv[4], NULL, 10);
 	fin_size = (uint32_t)size;
-	if (size < (strcmp(argv[1], "data") == 0 ? WIRE_HDR_LEN : WIRE_FIN_LEN) || size > 3000) {
+	if (size < (strcmp(argv[1], "data") == 0 || strcmp(argv[1], "amp") == 0 ? WIRE_HDR_LEN : WIRE_FIN_LEN) ||
+	    size > 3000) {
 		fprintf(stderr, "inject: SIZE %zu outside %d..3000\n", size, WIRE_FIN_LEN);
 		return 2;
 	}
@@ -339,6 +404,15 @@ int main(int argc, char **argv)
 		fin(run, (uint16_t)strtoul(argv[5], NULL, 0), sent, bytes, (uint16_t)strtoul(argv[7], NULL, 0));
 		return 0;
 	}
+	if (strcmp(argv[1], "spray") == 0) { /* N datagrams, each of its own run and flow */
+		static uint8_t buf[3000];
+		uint64_t n = strtoull(argv[5], NULL, 0);
+		for (uint64_t i = 0; i < n; i++)
+			data(buf, size, run + (uint32_t)(i / WIRE_MAX_FLOWS), (uint16_t)(i % WIRE_MAX_FLOWS), 0);
+		return 0;
+	}
+	if (strcmp(argv[1], "amp") == 0)
+		return amp(run, size, strtoull(argv[5], NULL, 0), (uint32_t)strtoul(argv[6], NULL, 0));
 	if (strcmp(argv[1], "marks") == 0)
 		return marks(run, size, strtoull(argv[5], NULL, 10));
 	if (strcmp(argv[1], "runs") == 0)

@@ -1,7 +1,8 @@
 /* Unit tests for common/net.c's SO_REUSEPORT group: net_steer hands each datagram to socket
  * (flow id mod n) and never to a later joiner, a short datagram to socket 0; net_strangers
  * sees a socket that joined the group and only that. On loopback, as suck -j builds it: the
- * first socket bound alone, then SO_REUSEPORT on it and on the others. */
+ * first socket bound alone, then SO_REUSEPORT on it and on the others. And net_is_any, which
+ * tells suck --echo's wildcard. */
 #include <arpa/inet.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -99,5 +100,17 @@ int main(void)
 	close(stranger);
 	close(s[0]);
 	close(s[1]);
+
+	/* net_is_any: the wildcards of both families, and nothing else */
+	static const struct { const char *addr; int any; } wild[] = {
+		{ "0.0.0.0", 1 }, { "::", 1 }, { "::ffff:0.0.0.0", 1 }, { "127.0.0.1", 0 }, { "::1", 0 },
+		{ "::ffff:127.0.0.1", 0 }, { "0.0.0.1", 0 }, { "::2", 0 },
+	};
+	for (unsigned i = 0; i < sizeof wild / sizeof wild[0]; i++) {
+		struct net_addr w;
+		CHECK(net_resolve(wild[i].addr, 0, &w) == NULL, "resolve %s", wild[i].addr);
+		CHECK(net_is_any(&w) == wild[i].any, "net_is_any(%s) %d, want %d", wild[i].addr, net_is_any(&w),
+		      wild[i].any);
+	}
 	return unit_done("test_net");
 }

@@ -425,8 +425,38 @@ static void test_none(void)
 	free(out);
 }
 
+/* The brief text: only the keys asked, in the report's order, those not measured ("-") left
+ * out, "?key" also when 0; tsv and json keep every key. */
+static void test_brief(void)
+{
+	static const char *const keys[] = { "tool", "received", "lost", "?dup", "?truncated", "lat_p50_us", NULL };
+	struct report r;
+	char *t, *tsv;
+
+	report_init(&r);
+	report_str(&r, "tool", "suck");
+	report_u64(&r, "received", 10);
+	report_u64(&r, "lost", 0);
+	report_u64(&r, "dup", 0);
+	report_u64(&r, "truncated", 3);
+	report_none(&r, "lat_p50_us");
+	report_u64(&r, "calls", 99);
+	r.brief = keys;
+	t = render(&r, REPORT_TEXT);
+	CHECK(strcmp(t, "tool:      suck\nreceived:  10\nlost:      0\ntruncated: 3\n") == 0, "brief text: %s", t);
+	tsv = render(&r, REPORT_TSV);
+	CHECK(count(tsv, '\t') == 2 * 6, "brief leaves tsv whole: %s", tsv);
+	free(t);
+	free(tsv);
+	r.brief = NULL;
+	t = render(&r, REPORT_TEXT);
+	CHECK(count(t, '\n') == 7, "without brief every key: %s", t);
+	free(t);
+}
+
 int main(void)
 {
+	test_brief();
 	test_none();
 	test_not_a_number();
 	test_values();

@@ -7,12 +7,24 @@
 #include <string.h>
 
 #include "blast.h"
+#include "one.h"
 #include "total.h"
 #include "unit.h"
+#include "variant.h"
 
-static struct suck_cfg cfg = { .work = { .kind = WORK_NONE, .reps = 1 }, .bufsize = 2000 };
+/* A variant's own counts (gro's bufs, epoll's wakeups, pool's queue), which total_sum reads
+ * through its counts function: here each thread's state is its variant_counts. */
+static void test_counts(const struct rx *r, struct variant_counts *c)
+{
+	*c = *(const struct variant_counts *)r->priv;
+}
+static const struct variant test_variant = { .name = "test", .counts = test_counts };
+
+static struct suck_cfg cfg = { .variant = &test_variant, .work = { .kind = WORK_NONE, .reps = 1 },
+			       .bufsize = 2000 };
 static struct rx_shared sh;
 static struct rx rx[3];
+static struct variant_counts vc[3];
 
 static void fresh(void)
 {
@@ -21,6 +33,8 @@ static void fresh(void)
 		if (rx_init(&rx[i], -1, i, &cfg, &sh) < 0)
 			CHECK(0, "rx_init");
 		rx[i].done = RX_STOP_FIN;
+		memset(&vc[i], 0, sizeof vc[i]);
+		rx[i].priv = &vc[i];
 	}
 }
 
@@ -40,7 +54,7 @@ static void test_threads(void)
 	rx[2].received = 0;
 	rx[0].first_ns = 2000; rx[0].last_ns = 9000;
 	rx[1].first_ns = 1000; rx[1].last_ns = 5000;
-	rx[0].bufs = 107; rx[1].bufs = 52;
+	vc[0].bufs = 107; vc[1].bufs = 52;
 	total_sum(rx, 3, 5, &t);
 	CHECK(t.received == 159 && t.foreign == 7 && t.truncated == 2 && t.other_src == 3,
 	      "sums: received %llu", (unsigned long long)t.received);
@@ -72,7 +86,7 @@ static void test_gro_scaling(void)
 		seq_seen(&rx[0].trk, 0, s);
 	seq_fin(&rx[0].trk, 0, 4400, 4400 * 100, 1000, 1);
 	rx[0].received = 4000;
-	rx[0].bufs = 101;
+	vc[0].bufs = 101;
 	total_sum(rx, 1, 10, &t);
 	CHECK(t.seq.fins == 1 && t.seq.sent == 4400 && t.seq.lost == 400, "gro run: lost %llu",
 	      (unsigned long long)t.seq.lost);
@@ -98,9 +112,12 @@ static void test_pool(void)
 	}
 	seq_fin(&rx[0].trk, 0, 500, 500 * 100, 1000, 1);
 	rx[0].received = 100;
-	rx[0].queue_hwm = 3; rx[1].queue_hwm = 7;
-	rx[0].unworked = 5; rx[1].unworked = 6;
-	rx[0].wakeups = 10; rx[1].wakeups = 20;
+	vc[0].queue_hwm = 3; vc[1].queue_hwm = 7;
+	vc[0].unworked = 5; vc[1].unworked = 6;
+	vc[0].wakeups = 10; vc[1].wakeups = 20;
+	vc[0].allocs = 100; vc[2].allocs = 1;
+	rx[2].priv = NULL; /* a lane: no variant state, none of its counts */
+	vc[2].unworked = 1000; vc[2].queue_hwm = 1000;
 	total_sum(rx, 2, 1000, &t);
 	CHECK(t.seq.valid == 100 && t.seq.lost == 400, "pool: valid %llu lost %llu",
 	      (unsigned long long)t.seq.valid, (unsigned long long)t.seq.lost);
@@ -109,12 +126,15 @@ static void test_pool(void)
 	CHECK(t.seq.lost - t.dropped - t.queue_dropped == 0, "elsewhere 0");
 	total_sum(rx, 2, 40, &t);
 	CHECK(t.dropped == 40 && t.seq.lost - t.dropped - t.queue_dropped == 60, "40 kernel drops: elsewhere 60");
-	CHECK(t.queue_hwm == 7 && t.unworked == 11 && t.wakeups == 30, "hwm the largest, unworked and wakeups summed");
+	CHECK(t.queue_hwm == 7 && t.unworked == 11 && t.wakeups == 30 && t.allocs == 100,
+	      "the variants' counts: hwm the largest, unworked, wakeups and allocs summed");
 	CHECK(t.napi_id == -1, "no thread read a NAPI id: -1 (reported as -)");
 	rx[1].napi_read = 1; rx[1].napi_id = 0;
 	rx[2].napi_read = 1; rx[2].napi_id = 8193;
 	total_sum(rx, 3, 40, &t);
 	CHECK(t.napi_id == 8193, "the first nonzero NAPI id: %lld", (long long)t.napi_id);
+	CHECK(t.queue_hwm == 7 && t.unworked == 11 && t.allocs == 100,
+	      "a thread without variant state (a lane) adds none of the variant's counts");
 	rx[2].napi_read = 0;
 	total_sum(rx, 3, 40, &t);
 	CHECK(t.napi_id == 0, "read, none nonzero: 0 (%lld)", (long long)t.napi_id);

@@ -1,0 +1,120 @@
+# scripts/lib/noise.sh: how noisy the machine was around one measurement of scripts/perf.
+# Sourced after base.sh, never run.
+#
+# Three figures per measurement, on the CPUs it uses (NOISE_CPUS):
+#   calibration  `bare calib`: the same memcpy loop on each of those CPUs at once, about 20 ms,
+#                just before the measurement and just after it. Its wall time against the run's
+#                best (the fastest of every calibration so far, per CPU, the first few taken
+#                before the first measurement) says how much of the CPU a process of ours got
+#                then: a process beside it, or a hypervisor's steal, makes it slower. NOISE_PRE
+#                and NOISE_POST, in % above the best, the slowest CPU's.
+#   other        the CPU time of those CPUs that the measurement's own processes did not use:
+#                /proc/stat's busy time of those CPUs over the measurement (user, nice, system,
+#                irq, softirq), less what the processes reaped in it used (the shell's `times`:
+#                the kernel's utime and stime of every child waited for, grandchildren under
+#                timeout(1) too), in % of those CPUs' time then. NOISE_OTHER.
+#   steal        /proc/stat's steal time of those CPUs over the measurement, in %. NOISE_STEAL.
+# A measurement is noisy (NOISY=1) when a calibration is more than NOISE_LIMIT % slower than
+# the best, or other is above 2 x NOISE_LIMIT % of the CPUs' time (a quiet machine has a few
+# %: its daemons, ticks counted on one side and not the other), or steal above NOISE_LIMIT %.
+#
+# Pitfalls: /proc/stat and `times` count in clock ticks (10 ms), so over a short measurement the
+# other figure is good to a few %; a child the shell reaps during the measurement that was not
+# part of it (nothing in perf: its tools are all waited for in the measurement) would count as
+# the measurement's own. softirq time is busy time: on a kernel without IRQ_TIME_ACCOUNTING the
+# softirq work done in a task's context (loopback's receive path, in the sender) is in that
+# task's time too; what ksoftirqd takes over from them counts as other. The best is the run's
+# so far: a measurement judged clean against it stays so when a later calibration is faster
+# (the table says what was decided, then).
+
+NOISE_LIMIT=10 # %
+NOISE_MS=20    # the calibration's length, sized once per run
+NOISE_ON=0     # 1 once noise_init has sized the calibration
+
+# noise_init CPUS DIR: the calibration sized on the CPUs CPUS ("0 1") to NOISE_MS at their
+# best (the most loops of two tries, on any of them), its log in DIR/calib, and the run's first
+# best (three calibrations). NOISE_ON 0, and a note, when `bare calib` cannot run there: then
+# only other and steal can find a measurement noisy.
+noise_init() {
+	NOISE_CPUS=$1
+	NOISE_DIR=$2
+	NOISE_LIST=$(printf '%s\n' "$1" | tr ' ' ',')
+	NOISE_HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
+	: >"$NOISE_DIR/calib"
+	: >"$NOISE_DIR/size"
+	NOISE_ON=0
+	for _ in 1 2; do
+		if ! "$BARE" calib -t "$(awk -v m="$NOISE_MS" 'BEGIN { printf "%.3f", m / 1000 }')" --cpus "$NOISE_LIST" >>"$NOISE_DIR/size" 2>"$NOISE_DIR/size.err"; then
+			note "noise: bare calib failed ($(head -n 1 "$NOISE_DIR/size.err")): no calibration"
+			return 0
+		fi
+	done
+	NOISE_LOOPS=$(awk -F'\t' '$2 ~ /^[0-9]+$/ && $2 + 0 > n { n = $2 + 0 } END { print n + 0 }' "$NOISE_DIR/size")
+	[ "$NOISE_LOOPS" -gt 0 ] || { note "noise: bare calib did no work: no calibration"; return 0; }
+	NOISE_ON=1
+	for _ in 1 2 3; do noise_calib base; done
+}
+
+# noise_calib KIND: one calibration, logged as KIND; NOISE_SLOW its slowest CPU in % above
+# that CPU's best so far (this one included), "-" when it failed.
+noise_calib() {
+	NOISE_SLOW=-
+	[ "$NOISE_ON" = 1 ] || return 0
+	"$BARE" calib -n "$NOISE_LOOPS" --cpus "$NOISE_LIST" >"$NOISE_DIR/one" 2>/dev/null || return 0
+	awk -F'\t' -v k="$1" 'NR > 1 { print k "\t" $1 "\t" $3 }' "$NOISE_DIR/one" >>"$NOISE_DIR/calib"
+	NOISE_SLOW=$(awk -F'\t' 'FNR == NR { if (!($2 in b) || $3 + 0 < b[$2]) b[$2] = $3 + 0; next }
+		FNR > 1 { s = 100 * ($3 / b[$1] - 1); if (m == "" || s > m) m = s }
+		END { printf "%.1f\n", m }' "$NOISE_DIR/calib" "$NOISE_DIR/one")
+}
+
+# noise_kids FILE: the shell's `times` into FILE: its second line is the user and system time
+# of every child it has waited for (theirs and their children's that they waited for). Never
+# in a $(...): a subshell's `times` counts the subshell's children, not the shell's.
+noise_kids() { times >"$1"; }
+# noise_kids_ns A B: the CPU in ns of the children waited for between the `times` A and B.
+noise_kids_ns() {
+	awk 'FNR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub(/s$/, "", p[2]); t += p[1] * 60 + p[2] }
+		s[++n] = t } END { printf "%.0f\n", (s[2] - s[1]) * 1e9 }' "$1" "$2"
+}
+
+# noise_snap FILE: the CPUs' busy (user, nice, system, irq and softirq: on a kernel without
+# IRQ_TIME_ACCOUNTING a task's time holds the softirq work done in its context), steal and
+# all ticks from /proc/stat, and the shell's children's ticks from `times`, as "busy steal
+# total children".
+noise_snap() {
+	noise_kids "$NOISE_DIR/times"
+	awk -v cpus=" $NOISE_CPUS " -v hz="$NOISE_HZ" '
+		FNR == NR && $1 ~ /^cpu[0-9]/ && index(cpus, " " substr($1, 4) " ") {
+			busy += $2 + $3 + $4 + $7 + $8
+			steal += $9
+			for (i = 2; i <= 9; i++) tot += $i
+			next
+		}
+		FNR == NR { next }
+		FNR == 2 { for (i = 1; i <= 2; i++) { split($i, p, "m"); sub(/s$/, "", p[2]); ch += p[1] * 60 + p[2] } }
+		END { printf "%d %d %d %.0f\n", busy, steal, tot, ch * hz }' /proc/stat "$NOISE_DIR/times" >"$1"
+}
+
+# noise_begin: the calibration before a measurement, and the counters at its start.
+noise_begin() {
+	noise_calib pre
+	NOISE_PRE=$NOISE_SLOW
+	noise_snap "$NOISE_DIR/snap0"
+}
+
+# noise_end: the counters at the end, the calibration after; NOISE_OTHER, NOISE_STEAL, NOISY.
+noise_end() {
+	noise_snap "$NOISE_DIR/snap1"
+	noise_calib post
+	NOISE_POST=$NOISE_SLOW
+	# shellcheck disable=SC2046 # two words
+	set -- $(awk 'NR == 1 { b = $1; s = $2; t = $3; c = $4 }
+		NR == 2 { t = $3 - t; if (t <= 0) { print "- -"; exit }
+			printf "%.1f %.1f\n", 100 * ($1 - b - ($4 - c)) / t, 100 * ($2 - s) / t }' \
+		"$NOISE_DIR/snap0" "$NOISE_DIR/snap1")
+	NOISE_OTHER=${1:--} NOISE_STEAL=${2:--}
+	# shellcheck disable=SC2034 # for the caller
+	NOISY=$(awk -v l="$NOISE_LIMIT" -v a="$NOISE_PRE" -v b="$NOISE_POST" -v o="$NOISE_OTHER" -v s="$NOISE_STEAL" \
+		'BEGIN { n = 0; if (a != "-" && a > l) n = 1; if (b != "-" && b > l) n = 1
+			if (o != "-" && o > 2 * l) n = 1; if (s != "-" && s > l) n = 1; print n }')
+}
