@@ -158,7 +158,7 @@ static int tp_files(const char *base, char *id, size_t idlen, char *fmt, size_t 
 
 /* No tracefs mounted: a child mounts one in a mount namespace of its own (private, so nothing
  * is seen outside it and it goes when the child ends), reads the two files and sends them back.
- * 0, 1 no such tracepoint, or the errno of the mount (EPERM: not root). */
+ * 0, -1 no such tracepoint, or the errno of the mount (EPERM: not root). */
 static int tp_private(char *id, size_t idlen, char *fmt, size_t fmtlen)
 {
 	int p[2], st, e = 0;
@@ -203,15 +203,15 @@ static int tp_private(char *id, size_t idlen, char *fmt, size_t fmtlen)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (got && buf[0] == 'E')
-		return atoi(buf + 1) ? atoi(buf + 1) : EPERM;
+		return atoi(buf + 1) > 0 ? atoi(buf + 1) : EPERM;
 	if (!got || buf[0] != 'O')
-		return 1;
+		return -1;
 	/* "O", the id, a NUL, the format */
 	if (strlen(buf + 1) + 2 >= got)
-		return 1;
+		return -1;
 	size_t k = strlen(buf + 1), rest = got - k - 2;
 	if (k >= idlen || rest >= fmtlen)
-		return 1;
+		return -1;
 	memcpy(id, buf + 1, k + 1);
 	memcpy(fmt, buf + 2 + k, rest + 1);
 	return 0;
@@ -233,14 +233,14 @@ static int tracepoint(uint64_t *id, struct drops_fmt *f)
 	}
 	if (st != 0 && !seen && !(test && !strcmp(test, "tracepoint"))) {
 		int e = tp_private(idbuf, sizeof idbuf, fmt, sizeof fmt);
-		if (e > 1) {
+		if (e > 0) {
 			warnx("--drops: no tracefs is mounted (/sys/kernel/tracing), and mounting one (in a mount "
 			      "namespace of suck's own) failed: %s%s", strerror(e),
 			      e == EPERM ? ": --drops needs root (CAP_SYS_ADMIN, CAP_BPF, CAP_PERFMON)" : "");
 			return 4;
 		}
 		st = e;
-		seen = e == 1;
+		seen = e < 0;
 	}
 	if (st != 0) {
 		warnx("--drops: no tracepoint skb:kfree_skb (%s/%s): %s", bases[0], TP,
