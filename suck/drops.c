@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,6 +79,9 @@ int drops_parse_format(const char *text, struct drops_fmt *f, const char **why)
 		*why = "no field skbaddr of 8 bytes";
 		return -1;
 	}
+	/* the socket a drop was received on (6.11), where the kernel names one */
+	if (field(text, "rx_sk", &f->rx_sk_off, &f->rx_sk_size) < 0 || f->rx_sk_size != 8)
+		f->rx_sk_off = f->rx_sk_size = 0;
 	if (field(text, "reason", &f->reason_off, &f->reason_size) < 0 ||
 	    (f->reason_size != 4 && f->reason_size != 2)) {
 		*why = "no field reason (the drop reasons came with Linux 5.17)";
@@ -268,31 +272,39 @@ int drops_layout(const struct btf *b, struct drops_layout *l, char *why, size_t 
 		{ "sk_buff", "tail", offsetof(struct drops_layout, tail), 0 },
 		{ "skb_shared_info", "gso_size", offsetof(struct drops_layout, gso_size), 2 },
 		{ "skb_shared_info", "gso_segs", offsetof(struct drops_layout, gso_segs), 2 },
+		{ "sk_buff", "dev", offsetof(struct drops_layout, dev), 8 },
+		{ "sock_common", "skc_net", offsetof(struct drops_layout, skc_net), 8 },
+		{ "net_device", "nd_net", offsetof(struct drops_layout, nd_net), 8 },
+		{ "net", "ns", offsetof(struct drops_layout, net_inum), 0 },
+		{ "ns_common", "inum", offsetof(struct drops_layout, ns_inum), 4 },
 	};
 
 	for (unsigned i = 0; i < sizeof need / sizeof need[0]; i++) {
 		unsigned off, size;
+		int any = !need[i].want && !strcmp(need[i].m, "ns"); /* a struct: its size is its own */
 		if (btf_member(b, need[i].s, need[i].m, &off, &size) < 0 ||
-		    (need[i].want && size != need[i].want) || (!need[i].want && size != 4 && size != 8)) {
+		    (need[i].want && size != need[i].want) || (!need[i].want && !any && size != 4 && size != 8)) {
 			snprintf(why, len, "struct %s has no member %s%s", need[i].s, need[i].m,
 				 need[i].want ? " of the size expected" : " of 4 or 8 bytes");
 			return -1;
 		}
 		memcpy((char *)l + need[i].at, &off, sizeof off);
-		if (!need[i].want)
-			l->end_size = size;
+		if (!need[i].want && !any)
+			l->end_size = size; /* tail is of end's type, sk_buff_data_t */
 	}
-	return 0; /* tail is of end's type, sk_buff_data_t */
+	l->net_inum += l->ns_inum; /* net.ns.inum */
+	return 0;
 }
 
-enum { L_OUT, L_DATA, L_NET, L_V4, L_V6, L_UDP, L_PAGED, L_SEGS, L_COUNT, L_INSERT };
+enum { L_OUT, L_DATA, L_NET, L_V4, L_V6, L_UDP, L_PAGED, L_SEGS, L_COUNT, L_INSERT, L_DEV, L_NETNS,
+       L_UNKNOWN, L_WIN };
 
 /* The stack: the sk_buff's window, the IP header, UDP and blast's header, the shared info's
  * GSO fields, the key and the value. */
 #define S_WIN (-64)
 #define S_IP (-112)
 #define S_UDP (-136)
-#define S_GSO (-152)
+#define S_GSO (-152) /* also the network namespace's pointers, before */
 #define S_KEY (-168)
 #define S_VAL (-176)
 #define W_MAX 64 /* bytes of sk_buff read at once */
@@ -301,15 +313,15 @@ enum { L_OUT, L_DATA, L_NET, L_V4, L_V6, L_UDP, L_PAGED, L_SEGS, L_COUNT, L_INSE
 static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
 
-/* r1 = fp + at, r2 = len, r3 = src register + off, bpf_probe_read_kernel; on failure to out */
+/* r3 = src register + off, r1 = fp + at, r2 = len, bpf_probe_read_kernel (src may be r1..r3) */
 static void probe(struct bpf_asm *a, int at, int len, int src, int off)
 {
-	bpf_emit(a, BI_MOV64_REG(BPF_REG_1, BPF_REG_10));
-	bpf_emit(a, BI_ADD64_IMM(BPF_REG_1, at));
-	bpf_emit(a, BI_MOV64_IMM(BPF_REG_2, len));
 	bpf_emit(a, BI_MOV64_REG(BPF_REG_3, src));
 	if (off)
 		bpf_emit(a, BI_ADD64_IMM(BPF_REG_3, off));
+	bpf_emit(a, BI_MOV64_REG(BPF_REG_1, BPF_REG_10));
+	bpf_emit(a, BI_ADD64_IMM(BPF_REG_1, at));
+	bpf_emit(a, BI_MOV64_IMM(BPF_REG_2, len));
 	bpf_emit(a, BI_CALL(BPF_FUNC_probe_read_kernel));
 }
 
@@ -336,6 +348,37 @@ int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const st
 	bpf_emit(&a, BI_MOV64_REG(BPF_REG_6, BPF_REG_1));
 	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_7, BPF_REG_6, (int16_t)f->skb_off));
 	bpf_emit(&a, BI_LDX(f->reason_size == 4 ? BPF_W : BPF_H, BPF_REG_8, BPF_REG_6, (int16_t)f->reason_off));
+	/* The network namespace: the receiving socket's where the tracepoint names one (rx_sk),
+	 * else the device's, unless skb->dev holds UDP's scratch words (a queued skb's), which are
+	 * no kernel pointer. Another namespace's drop is not suck's; r6 0 when none was found
+	 * (then only a datagram with the run's header can count). */
+	if (f->rx_sk_size == 8) {
+		bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_2, BPF_REG_6, (int16_t)f->rx_sk_off));
+		bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_2, 0), L_DEV);
+		probe(&a, S_GSO, 8, BPF_REG_2, (int)l->skc_net);
+		bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_UNKNOWN);
+		bpf_jump(&a, BI_JA(), L_NETNS);
+	}
+	bpf_label(&a, L_DEV);
+	probe(&a, S_GSO, 8, BPF_REG_7, (int)l->dev);
+	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_UNKNOWN);
+	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_2, BPF_REG_10, S_GSO));
+	bpf_emit(&a, BI_MOV64_REG(BPF_REG_3, BPF_REG_2));
+	bpf_emit(&a, BI_RSH64_IMM(BPF_REG_3, 48));
+	bpf_jump(&a, BI_JMP32_IMM(BPF_JNE, BPF_REG_3, 0xffff), L_UNKNOWN);
+	probe(&a, S_GSO, 8, BPF_REG_2, (int)l->nd_net);
+	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_UNKNOWN);
+	bpf_label(&a, L_NETNS);
+	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_2, BPF_REG_10, S_GSO));
+	probe(&a, S_GSO, 4, BPF_REG_2, (int)l->net_inum);
+	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_UNKNOWN);
+	bpf_emit(&a, BI_LDX(BPF_W, BPF_REG_2, BPF_REG_10, S_GSO));
+	bpf_jump(&a, BI_JMP32_IMM(BPF_JNE, BPF_REG_2, (int32_t)m->netns), L_OUT);
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_6, 1));
+	bpf_jump(&a, BI_JA(), L_WIN);
+	bpf_label(&a, L_UNKNOWN);
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_6, 0));
+	bpf_label(&a, L_WIN);
 	/* head, data, network_header and end in one read */
 	probe(&a, S_WIN, (int)(whi - wlo), BPF_REG_7, (int)wlo);
 	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_OUT);
@@ -408,6 +451,7 @@ int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const st
 	bpf_emit(&a, BI_STX(BPF_W, BPF_REG_10, BPF_REG_3, S_KEY + 8));
 	bpf_jump(&a, BI_JA(), L_SEGS);
 	bpf_label(&a, L_PAGED);
+	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_6, 0), L_OUT); /* the port alone: suck's namespace only */
 	probe(&a, S_UDP, 8, BPF_REG_9, 0);
 	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_OUT);
 	bpf_emit(&a, BI_LDX(BPF_H, BPF_REG_2, BPF_REG_10, S_UDP + 2));
@@ -611,6 +655,13 @@ int drops_open(struct drops **dp, int fd)
 			getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &len) == 0 && !v6only);
 		m.v6 = !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr);
 	}
+	struct stat ns;
+	if (stat("/proc/self/ns/net", &ns) < 0) {
+		warn("--drops: /proc/self/ns/net");
+		drops_close(d);
+		return 1;
+	}
+	m.netns = (uint32_t)ns.st_ino;
 	if ((d->map = bpf_map_new(BPF_MAP_TYPE_HASH, sizeof(struct drops_key), sizeof(uint64_t), MAP_ENTRIES,
 				  "suck_drops")) < 0) {
 		e = errno;

@@ -24,6 +24,7 @@
 /* The tracepoint's format file: where the fields are in its record, and the reasons' names. */
 struct drops_fmt {
 	unsigned skb_off, skb_size;       /* skbaddr */
+	unsigned rx_sk_off, rx_sk_size;   /* rx_sk, the receiving socket: 0 size before 6.11 */
 	unsigned reason_off, reason_size; /* reason: 0 size when the tracepoint has none (< 5.17) */
 	unsigned n;                       /* reasons named */
 	struct drops_name {
@@ -40,14 +41,18 @@ struct drops_layout {
 	unsigned head, data, network_header, end, tail;
 	unsigned end_size;                                  /* end and tail: offsets from head (4) or pointers (8) */
 	unsigned gso_size, gso_segs;                          /* in skb_shared_info */
+	unsigned dev, skc_net, nd_net;    /* sk_buff.dev, sock_common.skc_net, net_device.nd_net */
+	unsigned net_inum, ns_inum;       /* net.ns.inum (ns_inum: its offset in ns_common) */
 };
 /* From the kernel's BTF: 0, or -1 with the member missing in why (len bytes). */
 int drops_layout(const struct btf *b, struct drops_layout *l, char *why, size_t len);
 
-/* What the program matches: the UDP destination port and the IP versions of suck's socket. */
+/* What the program matches: the UDP destination port and the IP versions of suck's socket, in
+ * suck's network namespace (its inode number). */
 struct drops_match {
 	uint16_t port;
 	int v4, v6;
+	uint32_t netns;
 };
 /* The program into insn (room for BPF_ASM_MAX): the number of instructions, or -1 (a layout
  * whose fields lie too far apart for one read). */

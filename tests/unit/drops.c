@@ -40,6 +40,7 @@ static void test_format(void)
 	CHECK(drops_parse_format(format, &f, &why) == 0, "parsed: %s", why ? why : "");
 	CHECK(f.skb_off == 8 && f.skb_size == 8, "skbaddr at %u, %u bytes", f.skb_off, f.skb_size);
 	CHECK(f.reason_off == 36 && f.reason_size == 4, "reason at %u, %u bytes", f.reason_off, f.reason_size);
+	CHECK(f.rx_sk_off == 24 && f.rx_sk_size == 8, "rx_sk at %u, %u bytes", f.rx_sk_off, f.rx_sk_size);
 	CHECK(f.n == 10, "%u names", f.n);
 	CHECK(f.r[0].value == 2 && !strcmp(f.r[0].name, "NOT_SPECIFIED"), "first %lld %s", (long long)f.r[0].value,
 	      f.r[0].name);
@@ -145,8 +146,15 @@ static void test_btf(void)
 	unsigned grp = type("", BTF_KIND_UNION, 2, 0, 4);
 	member("", hdrs, 0);
 	member("headers", hdrs, 0);
+	/* dev beside UDP's scratch words */
+	unsigned u64 = type("unsigned long", BTF_KIND_INT, 0, 0, 8);
+	put32(64);
+	unsigned devu = type("", BTF_KIND_UNION, 2, 0, 8);
+	member("dev", ptr, 0);
+	member("dev_scratch", u64, 0);
 	/* a bit field under kind_flag */
-	unsigned skb = type("sk_buff", BTF_KIND_STRUCT, 7, 1, 232);
+	unsigned skb = type("sk_buff", BTF_KIND_STRUCT, 8, 1, 232);
+	member("", devu, 16 * 8);
 	member("len", u32, 112 * 8);
 	member("flags", u32, 8u << 24 | 120 * 8);
 	member("", grp, 176 * 8);
@@ -157,6 +165,14 @@ static void test_btf(void)
 	unsigned shi = type("skb_shared_info", BTF_KIND_STRUCT, 2, 0, 320);
 	member("gso_size", u16, 4 * 8);
 	member("gso_segs", u16, 6 * 8);
+	type("sock_common", BTF_KIND_STRUCT, 1, 0, 136);
+	member("skc_net", ptr, 48 * 8);
+	type("net_device", BTF_KIND_STRUCT, 1, 0, 2048);
+	member("nd_net", ptr, 264 * 8);
+	unsigned nsc = type("ns_common", BTF_KIND_STRUCT, 1, 0, 80);
+	member("inum", u32, 24 * 8);
+	type("net", BTF_KIND_STRUCT, 1, 0, 4096);
+	member("ns", nsc, 152 * 8);
 	unsigned en = type("skb_drop_reason", BTF_KIND_ENUM, 2, 0, 4);
 	put32(str("SKB_DROP_REASON_NOT_SPECIFIED"));
 	put32(2);
@@ -185,6 +201,8 @@ static void test_btf(void)
 	CHECK(drops_layout(bt, &l, why, sizeof why) == 0, "layout: %s", why);
 	CHECK(l.head == 192 && l.data == 200 && l.network_header == 178 && l.end == 188 && l.tail == 184 &&
 	      l.end_size == 4 && l.gso_size == 4 && l.gso_segs == 6, "layout as made");
+	CHECK(l.dev == 16 && l.skc_net == 48 && l.nd_net == 264 && l.net_inum == 152 + 24,
+	      "namespace fields: dev %u skc_net %u nd_net %u net.ns.inum %u", l.dev, l.skc_net, l.nd_net, l.net_inum);
 
 	/* the program: v4, v6, both; a layout too spread out is refused */
 	static struct drops_fmt f;
@@ -194,6 +212,8 @@ static void test_btf(void)
 	struct drops_match m4 = { .port = 9, .v4 = 1 }, m46 = { .port = 9, .v4 = 1, .v6 = 1 };
 	int n4 = drops_prog(&f, &l, &m4, 3, insn), n46 = drops_prog(&f, &l, &m46, 3, insn);
 	CHECK(n4 > 40 && n46 > n4 && n46 <= BPF_ASM_MAX, "programs of %d and %d instructions", n4, n46);
+	f.rx_sk_size = 0; /* before 6.11: the device's namespace only */
+	CHECK(drops_prog(&f, &l, &m4, 3, insn) > 0 && drops_prog(&f, &l, &m4, 3, insn) < n4, "no rx_sk: shorter");
 	l.data = 400;
 	CHECK(drops_prog(&f, &l, &m4, 3, insn) < 0 && errno == ERANGE, "fields 200 bytes apart: refused");
 	btf_free(bt);
