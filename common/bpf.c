@@ -122,6 +122,11 @@ int bpf_map_get(int map, const void *key, void *value)
 	return map_elem(BPF_MAP_LOOKUP_ELEM, map, key, value);
 }
 
+int bpf_map_del(int map, const void *key)
+{
+	return map_elem(BPF_MAP_DELETE_ELEM, map, key, NULL);
+}
+
 int bpf_map_next(int map, const void *key, void *next)
 {
 	return map_elem(BPF_MAP_GET_NEXT_KEY, map, key, next);

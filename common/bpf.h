@@ -72,6 +72,8 @@ int bpf_map_new(uint32_t type, uint32_t key_size, uint32_t value_size, uint32_t 
 int bpf_map_put(int map, const void *key, const void *value);
 /* The value of key: 0, or -1 (ENOENT: no such key). */
 int bpf_map_get(int map, const void *key, void *value);
+/* Removes key: 0, or -1 (ENOENT: no such key). */
+int bpf_map_del(int map, const void *key);
 /* The key after key (NULL: the first) into next: 0, or -1 (ENOENT: there is none). */
 int bpf_map_next(int map, const void *key, void *next);
 /* Loads a program of type with the verifier's log at level 1 into log (len bytes, NUL-ended;

@@ -789,10 +789,10 @@ void drops_sum(const struct drops_fmt *f, const uint32_t *values, const uint64_t
 
 void drops_settle(struct drops *d, struct total *t, uint32_t run)
 {
-	struct drops_key key, next, *prev = NULL;
+	struct drops_key key, next, *prev = NULL, done[64];
 	uint32_t values[64];
 	uint64_t counts[64], fins = 0, v;
-	unsigned n = 0;
+	unsigned n = 0, ndone = 0;
 	struct drops_mib now;
 
 	if (!d)
@@ -802,6 +802,8 @@ void drops_settle(struct drops *d, struct total *t, uint32_t run)
 		prev = &key;
 		if ((key.run != htonl(run) && key.run) || bpf_map_get(d->map, &key, &v) < 0)
 			continue;
+		if (key.run && ndone < sizeof done / sizeof done[0])
+			done[ndone++] = key;
 		if (!key.run) {
 			/* a paged skb's, matched by port alone: what came since the last run's end */
 			unsigned u = 0;
@@ -832,6 +834,9 @@ void drops_settle(struct drops *d, struct total *t, uint32_t run)
 		}
 		counts[i] += v;
 	}
+	/* the run's keys are read for good: a server's map holds only the runs still to come */
+	for (unsigned i = 0; i < ndone; i++)
+		bpf_map_del(d->map, &done[i]);
 	drops_sum(&d->fmt, values, counts, n, fins, &d->run);
 	drops_mib_read(&now);
 	d->run.mib.ok = now.ok && d->base.ok;
