@@ -67,7 +67,6 @@ if command -v setpriv >/dev/null 2>&1; then
 		>/dev/null 2>"$TMP/o.err"
 	check "not root: exit 4 ($(cat "$TMP/o.err"))" sh -c "test $? = 4 && grep -q 'needs root' '$TMP/o.err'"
 fi
-progs0=$("$BIN/dropper" progs suck_drops)
 
 # mkns: the namespace L (lo only), and S and R joined by a veth pair with fixed addresses and
 # permanent neighbours (no resolution to queue behind: its drops would be NEIGH_QUEUEFULL).
@@ -126,6 +125,10 @@ ledger() {
 }
 inL() { ip netns exec "$L" "$@"; }
 
+# Where a count is exact, suck's buffer (-R 8M, SO_RCVBUFFORCE as root) holds the whole run, so
+# that a receiver the machine's load holds back drops nothing else (it would balance the ledger
+# all the same, as SOCKET_RCVBUFF).
+
 # --- (a) the receive buffer: a slow receiver behind a small -R
 sk rcv4 "$L" 127.0.0.1 -m mmsg -R 4k -w histogram:200 &&
 	inL "$BIN/blast" -p "$PORT" --run-id $RUN -n 20000 -s 500 -g 1 >/dev/null 2>&1
@@ -164,9 +167,9 @@ nft_run() {
 	sk_end "$nn"
 	inL nft delete table inet bs_drops
 }
-nft_run nft4 127.0.0.1 10 -m mmsg -- -n 1000 -s 500 -g 1 -r 50k
+nft_run nft4 127.0.0.1 10 -m mmsg -R 8M -- -n 1000 -s 500 -g 1 -r 50k
 ledger nft4 drop_netfilter_drop 100
-nft_run nft6 ::1 7 -m gro -- -n 1000 -s 500 -g 1 -r 50k
+nft_run nft6 ::1 7 -m gro -R 8M -- -n 1000 -s 500 -g 1 -r 50k
 ledger nft6 drop_netfilter_drop 143
 # GSO skbs dropped whole, each counted as its segments
 nft_run nftgso 127.0.0.1 3 -m gro -R 16M -- -n 20000 -s 500
@@ -178,7 +181,7 @@ check "no nft table left" sh -c "! ip netns exec '$L' nft list tables | grep -q 
 for fam in 4 6; do
 	a=127.0.0.1 m=mmsg
 	[ $fam = 6 ] && a=::1 m=buffer
-	sk csum$fam "$L" $a -m $m &&
+	sk csum$fam "$L" $a -m $m -R 8M &&
 		inL env DROPPER_V6="$([ $fam = 6 ] && echo 1)" "$BIN/dropper" csum "$PORT" $RUN 200 1000 10 >"$TMP/bad$fam" 2>&1
 	sk_end csum$fam
 	check "csum$fam: dropper sent 100 bad ($(cat "$TMP/bad$fam"))" grep -qx 'bad 100' "$TMP/bad$fam"
@@ -211,16 +214,17 @@ veth_run() {
 }
 for a in 198.18.0.2 2001:2::2; do
 	n=tc$(echo $a | cut -c1-4)
-	if veth_run "$n" $a tc -m mmsg; then
+	if veth_run "$n" $a tc -m mmsg -R 8M; then
 		ledger "$n" drop_tc_ingress 125
 	else
 		fail "$n: the cls_bpf filter: $(cat "$TMP/$n.drop")"
 	fi
 done
 check "no clsact left on $DR" sh -c "! ip netns exec '$R' tc qdisc show dev '$DR' | grep -q clsact"
-for how in xdp-drv xdp-skb; do
-	n=$how
-	if veth_run "$n" 198.18.0.2 "$how" -m mmsg -R 4M; then
+for how in xdp-drv xdp-skb xdp-drv6; do
+	n=$how a=198.18.0.2
+	[ $how = xdp-drv6 ] && how=xdp-drv a=2001:2::2
+	if veth_run "$n" $a "$how" -m mmsg -R 8M; then
 		ledger "$n" drop_other 125
 		check "$n: XDP_DROP is NOT_SPECIFIED ($(v "$n" drop_detail))" test "$(v "$n" drop_detail)" = NOT_SPECIFIED:125
 	else
@@ -232,7 +236,7 @@ check "no XDP program left on $DR ($(ip -n "$R" link show dev "$DR" | tr '\n' ' 
 # --- the same port and run dropped in another namespace (no socket there) are not this suck's
 noports() { ip netns exec "$S" awk '/^Udp:/ && ++n == 2 { print $3 }' /proc/net/snmp; }
 np0=$(noports)
-sk other "$L" 127.0.0.1 -m mmsg &&
+sk other "$L" 127.0.0.1 -m mmsg -R 8M &&
 	ip netns exec "$S" "$BIN/blast" -a 127.0.0.1 -p "$PORT" --run-id $RUN -n 300 -s 200 -g 1 -r 50k >"$TMP/nosock" 2>&1
 inL "$BIN/blast" -p "$PORT" --run-id $RUN -n 300 -s 200 -g 1 -r 50k >/dev/null 2>&1
 sk_end other
@@ -244,7 +248,7 @@ check "other: nothing attributed ($(v other drop_detail)): the other namespace's
 check "other: unexplained 0" test "$(v other unexplained)" = 0
 
 # --- --serve: each run's row has its own run's drops
-start_listener serve ip netns exec "$L" "$BIN/suck" -p 0 --drops --serve --runs 2 --run-id 501,502 -t 30 -o tsv -m mmsg
+start_listener serve ip netns exec "$L" "$BIN/suck" -p 0 --drops --serve --runs 2 --run-id 501,502 -t 30 -o tsv -m mmsg -R 8M
 inL nft add table inet bs_drops && inL nft add chain inet bs_drops in '{ type filter hook input priority 0; }' &&
 	inL nft add rule inet bs_drops in udp dport "$PORT" numgen inc mod 4 == 0 drop
 inL "$BIN/blast" -p "$PORT" --run-id 501 -n 400 -s 300 -g 1 -r 50k >/dev/null 2>&1
@@ -259,24 +263,33 @@ done
 check "serve: the rows differ ($(v serve2 lost), $(v serve3 lost))" test "$(v serve2 lost)" -lt "$(v serve3 lost)"
 
 # --- every exit path detaches the program: the end of a run, SIGINT, SIGKILL
-# progs_back: the programs named suck_drops are as many as before the tests (the kernel frees a
-# program a moment after its last fd is closed: up to 2 s)
-progs_back() {
-	i=0
-	while [ "$("$BIN/dropper" progs suck_drops)" != "$progs0" ] && [ $i -lt 200 ]; do
-		i=$((i + 1))
-		sleep 0.01
+# prog_gone ID...: no program of these ids is loaded (the kernel frees one a moment after its
+# last fd is closed: up to 2 s)
+prog_gone() {
+	for id in "$@"; do
+		i=0
+		while "$BIN/dropper" prog "$id" && [ $i -lt 200 ]; do
+			i=$((i + 1))
+			sleep 0.01
+		done
+		"$BIN/dropper" prog "$id"
+		[ $? = 1 ] || return 1 # 1: no such program; 0 there, else dropper failed
 	done
-	test "$("$BIN/dropper" progs suck_drops)" = "$progs0"
+	return 0
 }
-check "after the runs: no suck_drops program left ($("$BIN/dropper" progs suck_drops), before $progs0)" progs_back
-for sig in INT KILL; do
-	start_listener sig$sig ip netns exec "$L" "$BIN/suck" -p 0 --drops -t 30 -o tsv
-	check "SIG$sig: the program is there while suck runs" test "$("$BIN/dropper" progs suck_drops)" -gt "$progs0"
-	kill -$sig "$LISTENER_PID"
+for how in end INT KILL; do
+	start_listener sig$how ip netns exec "$L" "$BIN/suck" -p 0 --drops -t "$([ $how = end ] && echo 1 || echo 30)" \
+		-o tsv
+	ids=$(cat /proc/"$LISTENER_PID"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }')
+	check "$how: suck holds its program (ids: $ids)" test -n "$ids"
+	# shellcheck disable=SC2086 # the ids: words
+	check "$how: the kernel has it" "$BIN/dropper" prog $ids
+	[ $how = end ] || kill -$how "$LISTENER_PID"
 	wait_pid "$LISTENER_PID" 10
-	check "SIG$sig: the program is gone" progs_back
+	# shellcheck disable=SC2086 # the ids: words
+	check "$how: its program is gone" prog_gone $ids
 done
+check "end: a report, drops 1" test "$(v sigend drops)" = 1
 check "SIGINT: a report, drops 1" test "$(v sigINT drops)" = 1
 
 done_tests

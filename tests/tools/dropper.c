@@ -15,7 +15,7 @@
  *   dropper xdp DEV PORT N skb|drv     the same as an XDP program (XDP_DROP), generic (skb) or
  *                                      native (drv), attached with netlink until taken off
  *                                      (ip link set dev DEV xdp off)
- *   dropper progs NAME                 prints how many BPF programs named NAME are loaded
+ *   dropper prog ID                    exits 0 when the BPF program of that id is loaded, else 1
  *
  * csum goes to ::1 instead of 127.0.0.1 when DROPPER_V6 is set and not empty. */
 #include <arpa/inet.h>
@@ -323,41 +323,26 @@ static int tc_attach(unsigned ifindex, int fd)
 	return 1;
 }
 
-static int progs(const char *name)
+/* Whether the BPF program of that id is loaded: exit 0 yes, 1 no. */
+static int prog_loaded(uint32_t id)
 {
 	union bpf_attr a;
-	uint32_t id = 0;
-	int n = 0;
+	int fd;
 
-	for (;;) {
-		struct bpf_prog_info info;
-		int fd;
-		memset(&a, 0, sizeof a);
-		a.start_id = id;
-		if (syscall(__NR_bpf, BPF_PROG_GET_NEXT_ID, &a, sizeof a) < 0)
-			break;
-		id = a.next_id;
-		memset(&a, 0, sizeof a);
-		a.prog_id = id;
-		if ((fd = (int)syscall(__NR_bpf, BPF_PROG_GET_FD_BY_ID, &a, sizeof a)) < 0)
-			continue;
-		memset(&info, 0, sizeof info);
-		memset(&a, 0, sizeof a);
-		a.info.bpf_fd = (uint32_t)fd;
-		a.info.info_len = sizeof info;
-		a.info.info = (uint64_t)(uintptr_t)&info;
-		if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &a, sizeof a) == 0 && !strcmp(info.name, name))
-			n++;
+	memset(&a, 0, sizeof a);
+	a.prog_id = id;
+	fd = (int)syscall(__NR_bpf, BPF_PROG_GET_FD_BY_ID, &a, sizeof a);
+	if (fd < 0 && errno != ENOENT)
+		die("dropper: BPF_PROG_GET_FD_BY_ID");
+	if (fd >= 0)
 		close(fd);
-	}
-	printf("%d\n", n);
-	return 0;
+	return fd >= 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "progs"))
-		return progs(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "prog"))
+		return prog_loaded((uint32_t)strtoul(argv[2], NULL, 0));
 	if (argc == 7 && !strcmp(argv[1], "csum")) {
 		uint64_t m = strtoull(argv[6], NULL, 0);
 		size_t size = strtoul(argv[4], NULL, 0);
@@ -385,6 +370,6 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: dropper csum PORT RUN_ID SIZE N M\n"
 			"       dropper tc DEV PORT N\n"
 			"       dropper xdp DEV PORT N skb|drv\n"
-			"       dropper progs NAME\n");
+			"       dropper prog ID\n");
 	return 2;
 }
