@@ -364,8 +364,9 @@ int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const st
 	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_UNKNOWN);
 	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_2, BPF_REG_10, S_GSO));
 	bpf_emit(&a, BI_MOV64_REG(BPF_REG_3, BPF_REG_2));
-	bpf_emit(&a, BI_RSH64_IMM(BPF_REG_3, 48));
-	bpf_jump(&a, BI_JMP32_IMM(BPF_JNE, BPF_REG_3, 0xffff), L_UNKNOWN);
+	/* a kernel address is in the top half; the scratch words' top byte is 0 or 1 */
+	bpf_emit(&a, BI_RSH64_IMM(BPF_REG_3, 63));
+	bpf_jump(&a, BI_JMP32_IMM(BPF_JNE, BPF_REG_3, 1), L_UNKNOWN);
 	probe(&a, S_GSO, 8, BPF_REG_2, (int)l->nd_net);
 	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_UNKNOWN);
 	bpf_label(&a, L_NETNS);
