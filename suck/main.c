@@ -27,6 +27,7 @@
 #include "sys.h"
 #include "suck.h"
 #include "carry.h"
+#include "drops.h"
 #include "fanin.h"
 #include "kernel.h"
 #include "one.h"
@@ -52,6 +53,8 @@ static struct suck_cfg cfg = {
 	.cpu = -1,
 	.echo_budget = SUCK_ECHO_BUDGET,
 };
+static int drops_on;           /* --drops */
+static struct drops *drops;    /* --drops: the program, attached from setup to close_all */
 
 static void usage(FILE *out)
 {
@@ -116,6 +119,9 @@ static void usage(FILE *out)
 "      --spin           never block: poll with MSG_DONTWAIT (buffer, mmsg, gro, xdp; off)\n"
 "      --rx-dev DEV     count the receiving device's NAPI threads' CPU and the softirq\n"
 "                       time of the --cpu CPUs as the kernel's receive work (off)\n"
+"      --drops          count where the kernel dropped the run's datagrams, by reason (a\n"
+"                       BPF program on the tracepoint skb:kfree_skb; root; not xdp,\n"
+"                       --senders; off)\n"
 "      --edge           epoll: edge-triggered (EPOLLET), each wakeup drained to EAGAIN\n"
 "                       (off: level-triggered)\n"
 "      --workers N      pool: worker threads that run the work, 1..%d (1)\n"
@@ -194,7 +200,7 @@ static void parse(int argc, char **argv)
 	       O_EDGE, O_WORKERS, O_QUEUE, O_QUEUE_FULL, O_BUSY, O_PREFER, O_BUDGET,
 	       O_XDPDEV, O_XDPZC,
 	       O_MARKS, O_JITTER, O_ECHO, O_ECHO_MAX, O_ECHO_BUDGET, O_JOIN, O_SOURCE, O_MC_IF, O_SERVE,
-	       O_RUNS, O_RUN_TIMEOUT, O_SENDERS, O_ONE, O_GAPS };
+	       O_RUNS, O_RUN_TIMEOUT, O_SENDERS, O_ONE, O_GAPS, O_DROPS };
 	static const char *const queue_full_names[] = { "block", "drop", NULL };
 	static const struct option longs[] = {
 		{ "addr", required_argument, 0, 'a' }, { "port", required_argument, 0, 'p' },
@@ -222,6 +228,7 @@ static void parse(int argc, char **argv)
 		{ "run-timeout", required_argument, 0, O_RUN_TIMEOUT },
 		{ "senders", required_argument, 0, O_SENDERS },
 		{ "one-socket", no_argument, 0, O_ONE }, { "gaps", no_argument, 0, O_GAPS },
+		{ "drops", no_argument, 0, O_DROPS },
 		{ "output", required_argument, 0, 'o' }, { "interval", required_argument, 0, 'i' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
@@ -282,6 +289,7 @@ static void parse(int argc, char **argv)
 			cfg.senders = (unsigned)opt_u64("--senders", optarg, OPT_PLAIN, 1, SUCK_MAX_SENDERS);
 			break;
 		case O_ONE: cfg.one_socket = 1; break;
+		case O_DROPS: drops_on = 1; break;
 		case O_SOURCE: cfg.source = optarg; break;
 		case O_MC_IF:
 			cfg.mc_if = optarg;
@@ -415,6 +423,12 @@ static void parse(int argc, char **argv)
 		if (cfg.join)
 			opt_die("--one-socket with --join: not offered; a group's receiver is one thread");
 	}
+	/* --drops counts what reaches the kernel's sk_buff path: xdp's frames never do; --senders'
+	 * runs would each need their own row's drops */
+	if (drops_on && (cfg.variant->device || cfg.senders))
+		opt_die("--drops with %s: %s", cfg.senders ? "--senders" : "-m xdp", cfg.senders ?
+			"the drops are counted for one run at a time" :
+			"its frames go to an AF_XDP ring, past the sk_buff the drops are counted on");
 	if ((cfg.source || cfg.mc_if) && !cfg.join)
 		opt_die("%s applies to --join", cfg.source ? "--source" : "--mc-if");
 	if (cfg.join) {
@@ -667,6 +681,11 @@ static int check(void)
 	if (fd < 0)
 		return -fd;
 	st = setup_rx(rx, fd, 0);
+	if (!st && drops_on) { /* attached and detached again, as a run's */
+		st = drops_open(&drops, fd);
+		drops_close(drops);
+		drops = NULL;
+	}
 	rcvbuf = granted(fd);
 	mech = rx->mech;
 	cfg.variant->teardown(rx);
@@ -712,6 +731,7 @@ static int check(void)
 	report_u64(&r, "senders", cfg.senders);
 	total_mcast(&r, &cfg);
 	report_str(&r, "rx_dev", cfg.rx_dev ? cfg.rx_dev : "-");
+	report_u64(&r, "drops", (uint64_t)drops_on);
 	total_settings(&r, &cfg);
 	if (cfg.cpu >= 0)
 		report_u64(&r, "cpu", (uint64_t)cfg.cpu);
@@ -841,6 +861,9 @@ static int setup(char *where, size_t len, int *rcvbuf)
 	if (cfg.threads > 1 && !cfg.one_socket && own_group(where))
 		return 1;
 	*rcvbuf = granted(rxs[0].fd);
+	int dst = drops_on ? drops_open(&drops, rxs[0].fd) : 0; /* before the line scripts wait for */
+	if (dst)
+		return dst;
 	fprintf(stderr, "suck: listening on %s\n", where);
 	return 0;
 }
@@ -922,6 +945,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		one_sum(onesock, rxs, cfg.threads, kdrops, &tot);
 	else
 		total_sum(rxs, cfg.threads, kdrops, &tot);
+	drops_settle(drops, &tot, (uint32_t)atomic_load(&sh.run)); /* --drops: dropped exact */
 	/* --senders: each run's total, added into the receiver's (which stops as its runs do) */
 	unsigned nruns = fan ? fanin_slots(fan) : 0;
 	struct total *runs = nruns ? calloc(nruns, sizeof *runs) : NULL;
@@ -994,6 +1018,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		fanin_receiver(&runs[s], &tot);
 		env.sender = s + 1;
 		total_report(&rr, &runs[s], fanin_lanes(fan, s, tot.stop), &env);
+		drops_report(&rr, NULL, &runs[s]);
 		if ((s && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF) ||
 		    report_write_row(&rr, (enum report_fmt)cfg.fmt, stdout, s == 0) < 0) {
 			warn("writing the report");
@@ -1003,6 +1028,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	free(runs);
 	env.sender = 0;
 	total_report(&r, &tot, &rxs[0], &env);
+	drops_report(&r, drops, &tot);
 	if (nruns && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF)
 		rc = 1;
 	/* --serve: text reports apart by a blank line, one tsv header, a json line each */
@@ -1036,6 +1062,8 @@ static void close_all(void)
 	}
 	echo_budget_free(sh.echo_budget);
 	sh.echo_budget = NULL;
+	drops_close(drops);
+	drops = NULL;
 }
 
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,
