@@ -8,7 +8,7 @@
 enum report_fmt { REPORT_TEXT, REPORT_TSV, REPORT_JSON };
 extern const char *const report_fmt_names[]; /* "text", "tsv", "json", NULL */
 
-#define REPORT_MAX 160 /* keys in one report; one more is an assertion failure */
+#define REPORT_MAX 256 /* keys in one report; one more is an assertion failure */
 
 struct report {
 	unsigned n;

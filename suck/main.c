@@ -19,6 +19,7 @@
 #include "sys.h"
 #include "suck.h"
 #include "carry.h"
+#include "drops.h"
 #include "echo.h"
 #include "fanin.h"
 #include "kernel.h"
@@ -35,6 +36,7 @@ static struct rx_shared sh;
 static struct fanin *fan;      /* --senders: the runs' slots and lanes */
 static struct one *onesock;    /* --one-socket: the threads' one receive state */
 static struct carry *carries[SUCK_MAX_THREADS]; /* where runs may follow runs: each thread's */
+static struct drops *drops;    /* --drops: the program, attached from setup to close_all */
 
 /* May a run be found stale and followed by the next on the same sockets (carry.h)? Not where
  * the run is fixed (--run-id alone) or several are counted at once (--senders), nor on one
@@ -143,6 +145,9 @@ static int setup(char *where, size_t len, int *rcvbuf)
 	if (cfg.threads > 1 && !cfg.one_socket && setup_group(rxs, cfg.threads, where))
 		return 1;
 	*rcvbuf = setup_rcvbuf(&cfg, rxs[0].fd);
+	int dst = cfg.drops ? drops_open(&drops, rxs[0].fd) : 0; /* before the line scripts wait for */
+	if (dst)
+		return dst;
 	fprintf(stderr, "suck: listening on %s\n", where);
 	return 0;
 }
@@ -224,6 +229,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		one_sum(onesock, rxs, cfg.threads, kdrops, &tot);
 	else
 		total_sum(rxs, cfg.threads, kdrops, &tot);
+	drops_settle(drops, &tot, (uint32_t)atomic_load(&sh.run)); /* --drops: dropped exact */
 	/* --senders: each run's total, added into the receiver's (which stops as its runs do) */
 	unsigned nruns = fan ? fanin_slots(fan) : 0;
 	struct total *runs = nruns ? calloc(nruns, sizeof *runs) : NULL;
@@ -297,6 +303,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		fanin_receiver(&runs[s], &tot);
 		env.sender = s + 1;
 		total_report(&rr, &runs[s], fanin_lanes(fan, s, tot.stop), &env);
+		drops_report(&rr, NULL, &runs[s]);
 		if ((s && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF) ||
 		    report_write_row(&rr, (enum report_fmt)cfg.fmt, stdout, s == 0) < 0) {
 			warn("writing the report");
@@ -306,6 +313,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	free(runs);
 	env.sender = 0;
 	total_report(&r, &tot, &rxs[0], &env);
+	drops_report(&r, drops, &tot);
 	if (nruns && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF)
 		rc = 1;
 	/* --serve: text reports apart by a blank line, one tsv header, a json line each */
@@ -339,6 +347,8 @@ static void close_all(void)
 	}
 	echo_budget_free(sh.echo_budget);
 	sh.echo_budget = NULL;
+	drops_close(drops);
+	drops = NULL;
 }
 
 static int finish(int rc, const char *where, int rcvbuf, const struct sys_cpu *c0, const struct sys_cpu *c1,

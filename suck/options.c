@@ -327,6 +327,12 @@ void suck_options(struct suck_cfg *cfg, int argc, char **argv)
 		if (cfg->join)
 			opt_die("--one-socket with --join: not offered; a group's receiver is one thread");
 	}
+	/* --drops counts what reaches the kernel's sk_buff path: xdp's frames never do; --senders'
+	 * runs would each need their own row's drops */
+	if (cfg->drops && (cfg->variant->device || cfg->senders))
+		opt_die("--drops with %s: %s", cfg->senders ? "--senders" : "-m xdp", cfg->senders ?
+			"the drops are counted for one run at a time" :
+			"its frames go to an AF_XDP ring, past the sk_buff the drops are counted on");
 	if (cfg->join) {
 		if ((err = net_resolve(cfg->join, cfg->port, &cfg->group)))
 			opt_die("--join '%s': %s", cfg->join, err);

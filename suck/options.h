@@ -174,6 +174,13 @@ OPT(const char *, rx_dev, .name = "rx-dev", .arg = "DEV", .type = OD_STR, .set =
 	    "the kernel's receive work",
     .doc = "count the receiving device's threaded-NAPI threads' CPU (and the softirq time of the `--cpu` "
 	   "CPUs) as the kernel's receive work: wire mode; keys `rx_*`")
+OPT(int, drops, .name = "drops", .type = OD_FLAG, .def = "off", .key = "drops", .sec = SS_DROPS,
+    .help = "count where the kernel dropped the run's datagrams, by reason (a BPF program on the "
+	    "tracepoint skb:kfree_skb; root; not xdp, --senders)",
+    .doc = "count where the kernel dropped the run's datagrams and why (a BPF program on the "
+	   "tracepoint `skb:kfree_skb`; root; see [Where the kernel dropped them](#where-the-kernel-"
+	   "dropped-them)); not with `-m xdp`, `--senders`; keys `drops_attributed`, `unexplained`, "
+	   "`drop_*`, `udp_*`")
 OPT(int, edge, .name = "edge", .type = OD_FLAG, .cap = CAP_EVENTS, .def = "level-triggered",
     .key = "edge", .sec = SS_POOL, .when = has_events,
     .help = "%V: edge-triggered (EPOLLET), each wakeup drained to EAGAIN",

@@ -2,8 +2,8 @@
  * the run's options bound to the address (setup_socket, --busy-poll on it), one thread's receive
  * state and its variant's on a socket (setup_rx), the receive buffer the kernel granted
  * (setup_rcvbuf), suck -j's SO_REUSEPORT group made suck's own (setup_group), and --check, a
- * run's setup on one throwaway socket (setup_check). Every failure is said here; the callers get
- * the exit code. */
+ * run's setup on one throwaway socket (setup_check; --drops' program attached and detached
+ * again). Every failure is said here; the callers get the exit code. */
 #include <err.h>
 #include <errno.h>
 #include <netdb.h>
@@ -16,6 +16,7 @@
 #include "mark.h"
 #include "mcast.h"
 #include "net.h"
+#include "drops.h"
 #include "echo.h"
 #include "report.h"
 #include "setup.h"
@@ -245,6 +246,11 @@ int setup_check(const struct suck_cfg *cfg)
 	if (fd < 0)
 		return -fd;
 	st = setup_rx(rx, fd, 0, cfg, &sh, NULL);
+	if (!st && cfg->drops) { /* attached and detached again, as a run's */
+		struct drops *d = NULL;
+		st = drops_open(&d, fd);
+		drops_close(d);
+	}
 	show.rcvbuf = setup_rcvbuf(cfg, fd);
 	mech = rx->mech;
 	cfg->variant->teardown(rx);

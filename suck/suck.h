@@ -38,10 +38,12 @@ _Static_assert(SUCK_MAX_THREADS < 256, "a flow's owner is kept as thread id + 1 
 struct variant;
 
 /* The report's sections of settings (options.h's SS_*): --check prints them in this order,
- * the report (total.c) where its keys go. */
+ * the report (total.c) where its keys go; SS_DROPS's key is in the report where drops_report
+ * (drops.c) puts it, with the drop figures. */
 enum suck_sec {
 	SS_NAME = 1, SS_WHERE, SS_KEYED, SS_SHAPE, SS_RETAIN, SS_RCVBUF, SS_TIME, SS_LATENCY, SS_MARKS,
-	SS_JITTER, SS_GAPS, SS_ECHO, SS_SERVE, SS_SENDERS, SS_GROUP, SS_RXDEV, SS_POOL, SS_RUN, SS_END
+	SS_JITTER, SS_GAPS, SS_ECHO, SS_SERVE, SS_SENDERS, SS_GROUP, SS_RXDEV, SS_DROPS, SS_POOL, SS_RUN,
+	SS_END
 };
 
 struct suck_cfg {

@@ -37,7 +37,7 @@ else
 	skip "no IPv6 here"
 fi
 
-# Nothing listening (issue 21, item 15): said once per run, whatever -j, as the docs say; the
+# Nothing listening: said once per run, whatever -j, as the docs say; the
 # errors are still counted. The port is one suck held a moment ago, so it is closed now.
 start_suck closed -t 30 || fail "closed: suck did not start"
 kill "$SUCK_PID"; wait_pid "$SUCK_PID" 10

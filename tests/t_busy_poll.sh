@@ -1,4 +1,4 @@
-# suck --busy-poll (issue 24): SO_BUSY_POLL (with --prefer-busy-poll, --busy-poll-budget) on
+# suck --busy-poll: SO_BUSY_POLL (with --prefer-busy-poll, --busy-poll-budget) on
 # the variants that block in a receive call or epoll_wait, exit 2 on the others; the report says
 # the socket's NAPI id, 0 on loopback, where busy polling cannot take effect (and suck warns);
 # what needs CAP_NET_ADMIN fails with exit 1, naming the option and the capability. Loopback

@@ -43,7 +43,7 @@ if [ "$(field "$S" kernel_drops)" = 0 ]; then
 	check "$n: fewer calls ($(field "$S" calls)) than datagrams" test "$(field "$S" calls)" -lt "$(field "$S" received)"
 fi
 
-# copy, a failed allocation (issue 21, item 5): the datagram the call took is counted and worked
+# copy, a failed allocation: the datagram the call took is counted and worked
 # on, then the run ends on the error, so the identity holds on that path too. Under ulimit -v,
 # --retain keeps every copy alive until malloc fails, some 20000 datagrams in.
 n=calls-copy-nomem

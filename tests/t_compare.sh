@@ -68,7 +68,7 @@ check "one directory: exit 2" test $? -eq 2
 sh scripts/compare "$TMP/a" "$TMP/none" >/dev/null 2>"$TMP/none.err"
 check "missing directory: exit 2, as bad usage" test $? -eq 2
 check "missing directory: says which" grep -qF "'$TMP/none': no such directory" "$TMP/none.err"
-# Files that are not a result's runs.tsv: refused, exit 2, as bad usage (issue 21).
+# Files that are not a result's runs.tsv: refused, exit 2, as bad usage.
 mkdir -p "$TMP/nv" "$TMP/empty" "$TMP/head"
 printf 'run\tsuck_received\n1\t100\n2\t200\n' >"$TMP/nv/runs.tsv"
 : >"$TMP/empty/runs.tsv"
@@ -87,7 +87,7 @@ for bad in 0 1 1.5 -0.1 x ''; do
 done
 check "--alpha: the message names it" grep -q "^compare: -a '': accepted: a significance level between 0 and 1" "$TMP/alpha.err"
 
-# A cell that is not a number is no sample (issue 21): A measured the latency (suite --latency),
+# A cell that is not a number is no sample: A measured the latency (suite --latency),
 # B did not and says "-" (or nan, inf, -inf). 4 runs against 4, all of A above 0: read as 0s,
 # B would be "-100.0%" at p = 0.0286. It is "not comparable", and a note names the figure.
 mkdir -p "$TMP/la" "$TMP/lb"

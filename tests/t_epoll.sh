@@ -1,4 +1,4 @@
-# suck -m epoll (issue 24): an event loop on a non-blocking socket. Level- and edge-triggered,
+# suck -m epoll: an event loop on a non-blocking socket. Level- and edge-triggered,
 # one recvmsg a datagram or recvmmsg batches: every run ends on its fin with every datagram
 # counted, an edge-triggered wakeup drains the socket (a backlog left behind would stall the
 # run: no new datagram, no new edge, the fin never read), and every system call is counted:

@@ -1,4 +1,4 @@
-# suck --senders N (issue 27, fan-in): N runs into one suck at once, each locked on its own first
+# suck --senders N (fan-in): N runs into one suck at once, each locked on its own first
 # datagram and counted apart, a row per run and a total row, the identities on every row; a run
 # beyond N is other_run, as the 2nd and 3rd are without --senders; a run whose fin never comes
 # ends at --idle and the others stay exact; every loopback variant; Jain's index; scripts/suite

@@ -1,4 +1,4 @@
-# scripts/index (issue 14): one self-contained page per result directory, with its tables, every
+# scripts/index: one self-contained page per result directory, with its tables, every
 # plot beside it, the machine and the commands; well-formed (every tag closed: xmllint reads it
 # as XML, and as HTML, where installed); no script and nothing from the network; every link a
 # relative path, whatever the names in the result (headless Chromium checks, where installed).
@@ -75,14 +75,14 @@ printf 'variant\tndr_pps\nbuffer\t250000\n' >"$N/ndr.tsv"
 check "index of an ndr result" sh scripts/index "$N"
 check "ndr.tsv as a table" grep -q '<td>buffer</td><td>250000</td>' "$N/index.html"
 # Named as in the result, never by the path the page was written at (ndr and sweep write it in
-# their staging directory, renamed after: issue 21).
+# their staging directory, renamed after).
 check "ndr.tsv's heading names the file, not its directory" grep -qx '<h2>ndr.tsv</h2>' "$N/index.html"
 check "the page names no directory it was written in" sh -c "! grep -qF '$N' '$N/index.html'"
 if command -v xmllint >/dev/null 2>&1; then
 	check "ndr page well-formed" xmllint --noout "$N/index.html"
 fi
 
-# Names that would be a scheme, a fragment or a query (issue 21): a file or folder a user left in
+# Names that would be a scheme, a fragment or a query: a file or folder a user left in
 # a result is carried over, and its name must not become a link that runs script. Every link
 # and image is a relative path that starts with "./" and names a file of the result.
 X=$TMP/hostile

@@ -48,7 +48,7 @@ fi
 check "the default PREFIX is /usr/local" test -x "$TMP/def/usr/local/bin/suck" -a \
 	-f "$TMP/def/usr/local/share/man/man1/suck.1"
 
-# An empty PREFIX is refused (issue 21, item 16): it would install into /bin and /share. The
+# An empty PREFIX is refused: it would install into /bin and /share. The
 # DESTDIR shows nothing was written.
 for goal in install uninstall; do
 	mkdir -p "$TMP/empty-$goal"

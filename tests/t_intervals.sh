@@ -1,4 +1,4 @@
-# -i interval lines in each format (issue 14): text for people; with -o tsv a header line and
+# -i interval lines in each format: text for people; with -o tsv a header line and
 # one row per interval, with -o json one object per line; the keys and units of the report,
 # still on stderr. A 2 s run with -i 0.25 gives 8 lines, give or take one.
 . tests/lib.sh
@@ -36,7 +36,7 @@ for fmt in tsv json text; do
 		check "$n blast: 7..9 lines ($rows)" test "$rows" -ge 7 -a "$rows" -le 9
 		rows=$(grep -c '^suck: .* s  received ' "$TMP/$n.err")
 		check "$n suck: 7..9 lines ($rows)" test "$rows" -ge 7 -a "$rows" -le 9
-		# The kernel's counter under the report's name (issue 21, item 4): its dropped is
+		# The kernel's counter under the report's name: its dropped is
 		# another number, scaled and capped, known only at the end.
 		rows=$(grep -c '^suck: .* s  received .*  kernel_drops [0-9][0-9]*  fins ' "$TMP/$n.err")
 		check "$n suck: kernel_drops on every line ($rows)" test "$rows" -ge 7 -a "$rows" -le 9

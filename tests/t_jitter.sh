@@ -1,4 +1,4 @@
-# Jitter and loss runs (issue 26, part 3) on real sockets, IPv4 and IPv6, every variant:
+# Jitter and loss runs on real sockets, IPv4 and IPv6, every variant:
 # bin/inject runs sends a run with losses of known lengths (and a tail only its fin counts),
 # and with INJECT_JITTER_NS every second datagram's send time shifted by 10 ms, so that suck
 # --jitter must find J and |D| near 10 ms; the loss runs, always counted, must be exact. A

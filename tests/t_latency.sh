@@ -1,4 +1,4 @@
-# suck --latency and --spin (issue 12): every valid datagram sampled at a low paced rate, on
+# suck --latency and --spin: every valid datagram sampled at a low paced rate, on
 # every variant and on IPv4 and IPv6; the stack and queue parts consistent with the total; the
 # queue part grows when the consumer is slow; --spin refused where it cannot poll; without
 # --latency no latency key is a number. No timing assertion beyond orderings in one test.

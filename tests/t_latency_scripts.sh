@@ -1,4 +1,4 @@
-# The scripts with suck --latency (issue 12) and the pages and timelines of issue 14: the suite's
+# The scripts with suck --latency and the pages and timelines: the suite's
 # latency table and plot, every run's interval rows kept and drawn as a timeline, sweep rate
 # --latency's latency.md and rate_latency plot, and an index.html naming every plot.
 . tests/lib.sh

@@ -1,4 +1,4 @@
-# Marking (issue 26, part 1): blast --tos/--dscp, --ttl and --priority set before the first
+# Marking: blast --tos/--dscp, --ttl and --priority set before the first
 # datagram, and suck --marks reading what arrived, on every variant, IPv4 and IPv6 (a
 # v4-mapped destination and a dual-stack receiver too); marks_changed counts exactly the
 # datagrams marked otherwise than the first (bin/inject marks: 3 in 10); without --marks the

@@ -1,4 +1,4 @@
-# Multicast (issue 26, part 1), only inside network namespaces this test makes, so that no
+# Multicast, only inside network namespaces this test makes, so that no
 # group's datagram can leave on the machine's own interfaces: namespace A (this shell, run
 # again under unshare -n) with lo and one end of a veth pair, namespace B (held by a sleep)
 # with the other end; 198.18.0.0/15 and 2001:2::/48 addresses, administratively scoped groups

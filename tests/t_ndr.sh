@@ -59,7 +59,7 @@ done
 check "a progress line per trial on stderr" grep -q '^ndr: buffer 256 B, trial 1 (probe): unthrottled: .*left$' "$TMP/ndr.err"
 for f in ndr.tsv trials.tsv env.txt; do check "$f written" test -s "$OUT/$f"; done
 check "raw/ holds the trials' reports" test -s "$OUT/raw/buffer-256-1.suck.tsv"
-check "every trial's suck and blast under a run key (issue 21)" test -z "$(for f in "$OUT"/raw/*.suck.tsv "$OUT"/raw/*.blast.tsv; do field "$f" keyed; done | grep -vx 1)"
+check "every trial's suck and blast under a run key" test -z "$(for f in "$OUT"/raw/*.suck.tsv "$OUT"/raw/*.blast.tsv; do field "$f" keyed; done | grep -vx 1)"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "ndr.png and ndr.svg drawn" test -s "$OUT/ndr.png" -a -s "$OUT/ndr.svg"
 else
@@ -67,7 +67,7 @@ else
 fi
 check "nothing staged left beside the result" no_staged ndr
 # index.html names its tables as the result holds them, not by the staging directory it was
-# written in (.ndr.PID.tmp, renamed after: issue 21).
+# written in (.ndr.PID.tmp, renamed after).
 check "index.html's heading is ndr.tsv" grep -qx '<h2>ndr.tsv</h2>' "$OUT/index.html"
 check "index.html names no staging directory" sh -c "! grep -qF '.tmp' '$OUT/index.html'"
 

@@ -1,4 +1,4 @@
-# suck --one-socket (issue 25): -j N threads on one shared socket, their batches counted under
+# suck --one-socket: -j N threads on one shared socket, their batches counted under
 # one lock into one tracker. Exact on loopback, IPv4 and IPv6: one flow split between two
 # threads is one flow (no other_src, every datagram valid once), sent and bytes from the fins,
 # the identities; bin/inject's duplicates, reordered datagrams, losses of known lengths and

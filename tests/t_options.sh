@@ -108,7 +108,7 @@ for v in $(variants); do
 	check "suck takes -m $v (exit $st: 0, or 4 where the kernel lacks it)" test $st = 0 -o $st = 4
 done
 
-# What stdout did not take is a failure (issue 21, item 14): -h, -V, -m list and --check into a
+# What stdout did not take is a failure: -h, -V, -m list and --check into a
 # full stdout exit 1 and say so, as a report does; the scripts read -m list this way.
 if [ -w /dev/full ]; then
 	full() { # description args...: tool args >/dev/full exits 1 and names the write

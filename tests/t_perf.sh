@@ -137,9 +137,9 @@ for t in iperf3 sockperf; do
 		check "perf: $t said missing" has "missing:.*$t"
 	fi
 done
-# Three targets at 1450 bytes; suck uring against bare io_uring (issue 16), suck epoll and pool
-# against their bare twins (issue 24) and suck --latency against the same variant without it
-# (issue 12), each at 1450 and 64 bytes; blast and suck -m gro against iperf3 (issue 23) at 1450
+# Three targets at 1450 bytes; suck uring against bare io_uring, suck epoll and pool
+# against their bare twins and suck --latency against the same variant without it
+#, each at 1450 and 64 bytes; blast and suck -m gro against iperf3 at 1450
 # and 64 bytes: 64 is not measured here, so those say n/a.
 check "perf: nineteen targets marked" test "$(grep -c -E '^  (met|NOT MET|unresolved|n/a) ' "$T")" -eq 19
 check "perf: one round decides no target" sh -c "! grep -qE '^  (met|NOT MET) ' '$T'"
@@ -170,7 +170,7 @@ check "perf: the io_uring finding is said to be no target" grep -q '^finding, no
 check "perf: no target compares io_uring with recvmmsg" sh -c "! grep -E '^  (met|NOT MET|n/a) .*recvmmsg' '$T' | grep -q io_uring"
 figs() { cut -f 2 "$TMP/perf/latest.tsv" | grep -cxE "$1"; }
 check "perf: the figures of suck --latency and without, cpu and lost" test "$(figs 'recv\.latency\.(on|off)')" -eq 4
-# suck -m epoll and -m pool beside their bare twins (issue 24), each a target; and suck -m pool
+# suck -m epoll and -m pool beside their bare twins, each a target; and suck -m pool
 # beside suck -m mmsg, the hand-off's cost, a finding and no target.
 for t in "suck epoll <= 1.05 x bare epoll (CPU per datagram), 1450 B" \
 	"suck pool <= 1.05 x bare pool (CPU per datagram), 1450 B"; do
@@ -196,11 +196,11 @@ if "$BIN/suck" -m uring -p 0 -t 1ms --idle 0 >/dev/null 2>&1; then
 else
 	skip "no io_uring here (suck -m uring exits 4): its rows not checked"
 fi
-# Issue 26's counting off (loss runs on, --jitter and --echo off: suck -m mmsg against bare
+# The loss-run counting (loss runs on, --jitter and --echo off: suck -m mmsg against bare
 # recvmmsg), a target at 1450 and 64 bytes; suck --jitter beside suck without it and --echo
 # answering blast --rtt beside suck fed at the rate, findings; loss runs said to be in every pair.
-check "perf: target of issue 26's counting off at 1450 B measured" measured "suck mmsg, issue 26's counting off <= 1.05 x bare (CPU per datagram), 1450 B"
-check "perf: target of issue 26's counting off at 64 B not measured at -s 1450" grep -qF "n/a       suck mmsg, issue 26's counting off <= 1.05 x bare (CPU per datagram), 64 B" "$T"
+check "perf: target of the loss-run counting at 1450 B measured" measured "suck mmsg counting loss runs <= 1.05 x bare (CPU per datagram), 1450 B"
+check "perf: target of the loss-run counting at 64 B not measured at -s 1450" grep -qF "n/a       suck mmsg counting loss runs <= 1.05 x bare (CPU per datagram), 64 B" "$T"
 check "perf: --jitter's on-cost said to be a finding" has "jitter/without is a finding, not a target"
 check "perf: no target for --jitter on" sh -c "! grep -E '^  (met|NOT MET|n/a) .*--jitter' '$T'"
 for r in "jitter     suck -m mmsg --jitter" "             ratio jitter/without" "echo       suck -m mmsg --echo" \
@@ -247,7 +247,7 @@ if command -v sockperf >/dev/null 2>&1; then
 	check "perf: sockperf's client's CPU per datagram" cpu sockperf cpu
 	check "perf: sockperf's server's CPU per datagram" cpu sockperf rcpu
 fi
-# suck -m xdp beside bare recv --xdp on two veth pairs (issue 28): as root where namespaces
+# suck -m xdp beside bare recv --xdp on two veth pairs: as root where namespaces
 # work, else a note says why it was skipped.
 if [ "$XDP_RAN" = 1 ]; then
 	for r in "af_xdp     suck -m xdp" "               bare recv --xdp" "             ratio xdp/bare"; do

@@ -1,4 +1,4 @@
-# suck -m pool (issue 24): one receiving thread, --workers threads that run the work, a bounded
+# suck -m pool: one receiving thread, --workers threads that run the work, a bounded
 # queue of batches. The workers' work adds up to one thread's (the digest of the same datagrams
 # equals -m buffer's); a full queue in drop mode is counted exactly in queue_dropped (lost ==
 # dropped + queue_dropped + elsewhere, and with no kernel drop lost == queue_dropped); in block

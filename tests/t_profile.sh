@@ -1,4 +1,4 @@
-# scripts/profile and bare copy (issue 23, item 4), quickly and without judging speed: bare copy
+# scripts/profile and bare copy, quickly and without judging speed: bare copy
 # reports a rate for every piece size and refuses what it does not take; scripts/profile makes
 # its table and figures for one size, each tool's five shares adding up to its samples, the
 # rates positive, and refuses bad usage. Without perf (or where perf may not record) the

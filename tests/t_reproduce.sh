@@ -152,7 +152,7 @@ check "gro: before: one datagram per receive call (calls $(field "$B" calls) = r
 check "gro: after: 42 datagrams per GRO buffer, one buffer per call (received $(field "$F" received) = 42 x (calls - fins - idle_calls))" \
 	test "$(field "$F" received)" -eq $((42 * ($(field "$F" calls) - $(field "$F" fins) - $(field "$F" idle_calls))))
 check "gro: after: UDP_GRO coalesced (segs_per_buf $(field "$F" segs_per_buf))" test "$(field "$F" segs_per_buf)" = 42.00
-check "gro: every pair under a run key, read on stdin (issue 21)" test "$(field "$B" keyed) $(field "$F" keyed) $(field "$O/raw/after-1.blast.tsv" keyed) $(grep -c -E '^cmd: .*/(suck|blast) .*--key-file -( |$)' "$O/env.txt")" = "1 1 1 4"
+check "gro: every pair under a run key, read on stdin" test "$(field "$B" keyed) $(field "$F" keyed) $(field "$O/raw/after-1.blast.tsv" keyed) $(grep -c -E '^cmd: .*/(suck|blast) .*--key-file -( |$)' "$O/env.txt")" = "1 1 1 4"
 R=$O/reproduce.tsv
 check "gro: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tbytes\tcalls\tidle_calls\tmb_s\tcalls_s\tbytes_per_call\tdatagrams_per_call\tcpu_s\tcpu_s_per_gb\trx_kernel_s\trx_kernel_s_per_gb')"
 check "gro: reproduce.tsv: the published rows" test "$(col "$R" 2018 before mb_s) $(col "$R" 2018 before calls_s) $(col "$R" 2018 after mb_s) $(col "$R" 2018 after calls_s)" = "1079 769065 1466 24877"
@@ -209,7 +209,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check "fixed: scripts/plot draws the ratios of a gso-2018 result" sh -c "grep -q 'CPU/byte udp/gso' '$X/published_vs_here.svg'"
 fi
 
-# ^C in the first moments (issue 21): the traps are set before the checks of the tools' options
+# ^C in the first moments: the traps are set before the checks of the tools' options
 # (blast --check and suck --check, the hosts), which once ended reproduce without a word. Each
 # way it starts: one experiment into -o (gro-2018, lua-2014), and all, whose -t blast checks
 # before the first experiment starts.

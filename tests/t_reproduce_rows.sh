@@ -1,4 +1,4 @@
-# scripts/reproduce sendmmsg-2011, cloudflare-2015 and zerocopy (issue 25) at their shortest (-t 0.2 -r 1),
+# scripts/reproduce sendmmsg-2011, cloudflare-2015 and zerocopy at their shortest (-t 0.2 -r 1),
 # on loopback and, as root, across the wire (--wire): the files, the protocol of each (env.txt's
 # commands: every suck bounded by -t and --idle), the identities that make it that protocol
 # (one datagram per send call at -b 1, 64 a call at -b 64; one per receive call at suck -b 1;

@@ -1,4 +1,4 @@
-# suck -j owns its SO_REUSEPORT group (issue 21, item 8): a port that already has a listener of
+# suck -j owns its SO_REUSEPORT group: a port that already has a listener of
 # any kind is refused (exit 1, the port named), and a process that joins the group later with
 # SO_REUSEPORT (bin/joiner) receives no datagram of the run while suck counts every one. Before, two
 # suck -j 2 on one port both started and split one blast's datagrams and fins.

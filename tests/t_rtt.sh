@@ -1,4 +1,4 @@
-# Round trips (issue 26, part 2): blast --rtt against suck --echo on the variants that can
+# Round trips: blast --rtt against suck --echo on the variants that can
 # reply, IPv4 and IPv6, one and many requests in flight, a reply of another size, several
 # flows; every request answered (sent == transactions == suck's valid == echoed). Against
 # bin/echoer, which loses, duplicates and garbles replies by sequence, the counts are exact:

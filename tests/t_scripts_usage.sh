@@ -102,7 +102,7 @@ done
 export SUCK_CMD="$W_SUCK" BLAST_CMD="$W_BLAST"
 
 # A variant, size or rate named twice would run twice, count its runs twice and overwrite the
-# first copy's raw/ files (issue 21): refused in every script that takes the list.
+# first copy's raw/ files: refused in every script that takes the list.
 bad suite "-m: 'buffer' named twice" $S -r 2 -m "buffer buffer"
 bad suite "-m: 'copy' named twice" $S -m "copy buffer copy"
 bad ndr "-m: 'buffer' named twice" $N -m "buffer buffer"
@@ -112,7 +112,7 @@ bad sweep "-m: 'buffer' named twice" size -t 0.2 -P $O -m "buffer buffer"
 bad sweep "--sizes: '64' named twice" size -t 0.2 -P $O -m buffer --sizes "64 128 64"
 bad sweep "--rates: '1000' datagrams/s named twice" rate -t 0.2 -P $O -m buffer --rates "1k 1000"
 
-# An empty value is no value, never the default (issue 21): sweep --rates '' swept the 11
+# An empty value is no value, never the default: sweep --rates '' swept the 11
 # default rates, reproduce -o '' wrote where no -o does.
 bad sweep "--rates: no rate given" rate -t 0.2 -P $O -m buffer --rates ''
 bad sweep "--sizes: no size given" size -t 0.2 -P $O -m buffer --sizes ''

@@ -1,4 +1,4 @@
-# suck --serve (issue 27): successive runs on the same sockets, each reported as it ends, with
+# suck --serve: successive runs on the same sockets, each reported as it ends, with
 # its own run id; a late datagram or a repeated fin of a run already reported is other_run of the
 # next; --runs, --run-timeout, a signal and --idle end it; memory stays flat over the runs. Runs
 # are bin/inject's (`inject run`: N datagrams and a fin from one socket, a run in a moment) and

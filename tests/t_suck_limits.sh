@@ -1,4 +1,4 @@
-# suck at its limits (issue 10, items 5, 6, 8, 13): fins read whatever -s is; rss_kib is suck's
+# suck at its limits: fins read whatever -s is; rss_kib is suck's
 # own peak, not the parent's; -t and signals honoured with slow work; a failing thread named once.
 . tests/lib.sh
 

@@ -64,7 +64,7 @@ check "raw/: the warm-up's reports are kept" test -s "$D/raw/copy-warmup1.suck.t
 check "run ids: suck and blast of each run share one, every run its own" run_ids "$D/env.txt" 4
 check "run ids: in the reports, blast's is suck's" every_row "$D/runs.tsv" '$c["blast_run_id"] == $c["suck_run_id"] && $c["suck_run_id"] != "00000000"'
 
-# One random run key per run, never on a command line (issue 21): both tools are told to read it
+# One random run key per run, never on a command line: both tools are told to read it
 # on their standard input, and both reports say a key was in force.
 check "run keys: every run's suck and blast keyed" every_row "$D/runs.tsv" '$c["suck_keyed"] == 1 && $c["blast_keyed"] == 1'
 check "run keys: every suck and blast reads its key on stdin" test "$(grep -c -E '^cmd: .*/(suck|blast) .*--key-file - ' "$D/env.txt")" -eq 8
@@ -139,7 +139,7 @@ check "failed run: no suck or blast left running" test -z "$alive"
 check "failed run: three sucks were started" test "$(grep -c '^cmd: .*/suck ' "$TMP/fail/env.txt")" -eq 3
 check "two prefixes: env.txt has both hosts" grep -q '^blast_host.kernel: ' "$TMP/fail/env.txt"
 
-# The run key through a prefix (issue 21), as over ssh: a wrapper in the place of SUCK_CMD and
+# The run key through a prefix, as over ssh: a wrapper in the place of SUCK_CMD and
 # BLAST_CMD keeps each key the tools are given on stdin (outside the result: the test's own
 # record) and hands it on. Every pair has its own key, the same for its suck and its blast, and
 # the reports say keyed=1; no key is in any file of the result, nor, while the suite runs, in

@@ -1,4 +1,4 @@
-# scripts/suite --rtt and --group (issue 26, the suite's part), in short real runs (-t 0.3 -r 1
+# scripts/suite --rtt and --group (the suite's part), in short real runs (-t 0.3 -r 1
 # -W 0): round trips on loopback (replies larger than the requests: suck --echo-max) with the
 # RTT columns in runs.tsv and summary.tsv holding numbers that make sense, the RTT table in
 # table.md agreeing with summary.tsv, the rtt plot drawn and listed on index.html; by default

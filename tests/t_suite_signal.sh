@@ -51,7 +51,7 @@ else
 	skip "env --default-signal is missing: SIGINT not checked (SIGTERM is)"
 fi
 
-# ^C in the first moments (issue 21): the traps are set before the checks that come before the
+# ^C in the first moments: the traps are set before the checks that come before the
 # first run (some 200 ms: suck's variant list, the hosts, --check), which once ended the suite
 # without a word. Interrupted as soon as it can catch SIGINT, while suck lists its variants,
 # while blast and suck check its options: "nothing written", exit 130, nothing left.

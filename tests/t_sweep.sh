@@ -74,7 +74,7 @@ check "rate.tsv: paced trials report rate_pct and gaps" test -z "$(awk -F'\t' 'N
 	$c["asked_pps"] > 0 && !($c["rate_pct"] > 0 && $c["gap_p99_us"] >= $c["gap_p50_us"] && $c["gap_max_us"] >= $c["gap_p99_us"])' "$T")"
 # One random run id per trial, given to its suck and its blast alike (scripts/lib/trial.sh).
 check "rate: each trial's suck and blast share a run id, every trial its own" run_ids "$OUT/env.txt" 4
-check "rate: each trial's suck and blast under a run key (issue 21)" test "$(for f in "$OUT"/raw/*.suck.tsv "$OUT"/raw/*.blast.tsv; do field "$f" keyed; done | tr '\n' ' ')" = "1 1 1 1 1 1 1 1 "
+check "rate: each trial's suck and blast under a run key" test "$(for f in "$OUT"/raw/*.suck.tsv "$OUT"/raw/*.blast.tsv; do field "$f" keyed; done | tr '\n' ' ')" = "1 1 1 1 1 1 1 1 "
 check "rate_summary.tsv has its columns" has_cols "$OUT/rate_summary.tsv" variant lossfree_pps drops_from_pps \
 	peak_delivered_pps top_offered_pps top_delivered_pps past_peak
 check "rate: one stdout line per variant, of the documented shape" \
@@ -120,7 +120,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 check "nothing staged left beside the results" no_staged
 # index.html names its tables as the result holds them, not by the staging directory it was
-# written in (.size.PID.tmp, renamed after: issue 21).
+# written in (.size.PID.tmp, renamed after).
 check "size: index.html's heading is size.tsv" grep -qx '<h2>size.tsv</h2>' "$OUT/index.html"
 check "size: index.html names no staging directory" sh -c "! grep -qF '.tmp' '$OUT/index.html'"
 

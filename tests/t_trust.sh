@@ -1,5 +1,5 @@
 # Who may speak for a run: sums that cannot wrap, one owner per flow across threads, --run-id,
-# and flows tied to the source they first came from (issue 10, items 2-4). Strangers are
+# and flows tied to the source they first came from. Strangers are
 # bin/inject, each invocation a new source port. Runs are paced with a large receive buffer so
 # that nothing is dropped; where the kernel drops anyway the exact checks are skipped, not failed.
 . tests/lib.sh

@@ -1,4 +1,4 @@
-# suck -m xdp (issue 28) on a wire path of its own: two network namespaces joined by a veth
+# suck -m xdp on a wire path of its own: two network namespaces joined by a veth
 # pair (one queue; a second pair of two queues for -j 2), native XDP on the receiving end.
 # The accounting is exact on IPv4 and IPv6, paced and overloaded (every loss in dropped, from
 # XDP_STATISTICS); ARP, ICMP, neighbour discovery and other ports reach the stack while suck

@@ -169,7 +169,7 @@ function pf_targets_define(    n, i, sz) {
 			"suck mmsg --latency <= 1.10 x without (CPU per datagram), " sz[i] " B")
 	for (i = 1; i <= n; i++)
 		pf_tdef("b", sz[i], "recv.mmsg", "recv.mmsg.suck", "recv.mmsg.bare", "cpu", "<=", "1.05",
-			"suck mmsg, issue 26's counting off <= 1.05 x bare (CPU per datagram), " sz[i] " B")
+			"suck mmsg counting loss runs <= 1.05 x bare (CPU per datagram), " sz[i] " B")
 	for (i = 1; i <= n; i++)
 		pf_tdef("x", sz[i], "xdp", "xdp.suck", "xdp.bare", "cpu", "<=", "1.05",
 			"suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), " sz[i] " B")
@@ -391,7 +391,7 @@ function pf_receive(s,    buf) {
 	pf_cpufig(s, "handoff.mmsg", "recvmmsg   suck -m mmsg -b " batch)
 	pf_cpurat(s, "handoff.pool", "handoff.mmsg", "           ratio pool/mmsg")
 }
-# pf_xdp: suck -m xdp and bare recv --xdp, each on a veth pair of its own (issue 28)
+# pf_xdp: suck -m xdp and bare recv --xdp, each on a veth pair of its own
 function pf_xdp(s) {
 	if (!xdpany[S])
 		return
