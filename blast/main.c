@@ -24,6 +24,14 @@
 #include "version.h"
 #include "wire.h"
 
+/* The text report's headline keys, unless -v: what was sent and how fast, the CPU and memory it
+ * cost, and the measures a run asked for ("?": only when not 0). */
+static const char *const brief_keys[] = {
+	"tool", "addr", "run_id", "stop", "size", "mix", "sent", "duration_s", "pps", "mbps", "?rate_pct",
+	"?errors", "cpu_ns_per_pkt", "rss_kib", "pattern_gap_mean_us", "pattern_gap_cv", "transactions",
+	"tps", "rtt_p50_us", "rtt_p99_us", "?rtt_lost", "?zc_copied", "?tx_frames", NULL,
+};
+
 static const char *const stop_names[] = { "time", "count", "signal", "error" };
 
 static struct blast_cfg cfg; /* options.c fills it */
@@ -314,6 +322,8 @@ int main(int argc, char **argv)
 		rtt_warn(fs);
 	report_init(&r);
 	add_report(&r, fs, &c0, &c1);
+	if (!cfg.verbose)
+		r.brief = brief_keys;
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {
 		warn("writing the report");
 		rc = 1;

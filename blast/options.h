@@ -168,6 +168,11 @@ OPT(int, fmt, .sname = 'o', .name = "output", .arg = "FMT", .type = OD_NAMES, .n
     OD_DEF("text"),
     .help = "text, tsv or json",
     .doc = "`text`, `tsv` or `json`")
+OPT(int, verbose, .sname = 'v', .name = "verbose", .type = OD_FLAG, .def = "off",
+    .help = "the text report with every key (off: the headline keys only)",
+    .doc = "the text report with every key; off, text shows the headline keys (what was sent, received, "
+	   "lost and where, the rate, the CPU per datagram, the memory, the measures asked for); tsv and "
+	   "json always have every key")
 OPT(double, interval_s, .sname = 'i', .name = "interval", .arg = "SECS", .type = OD_SECS, .lo = 0.01,
     .hi = 1e6, .range = "", .def = "off", .key = "interval_s", .sec = BS_RUN, .flags = OD_CHECK_ONLY,
     .help = "progress line on stderr every SECS",

@@ -29,6 +29,18 @@
 #include "total.h"
 #include "variant.h"
 
+/* The text report's headline keys, unless -v: what was sent, received, lost and where, the rate,
+ * the CPU and memory, and the measures a run asked for ("?": only when not 0). */
+static const char *const brief_keys[] = {
+	"tool", "variant", "addr", "run_id", "?serve_run", "?sender", "stop", "received", "valid", "sent",
+	"?sent_estimated", "lost", "dropped", "?queue_dropped", "elsewhere", "?drops_attributed",
+	"?unexplained", "?foreign", "?other_run", "?other_src", "?forged_fins", "?stale_fins", "?unproven",
+	"?truncated", "?dup", "?reordered", "duration_s", "pps", "mbps", "cpu_ns_per_pkt",
+	"rx_total_ns_per_pkt", "rss_kib", "heap_kib", "lat_p50_us", "lat_p99_us", "jitter_us",
+	"arrival_gap_mean_us", "arrival_gap_cv", "?echoed", "?echo_limited", "?echo_clipped", "?unworked",
+	NULL,
+};
+
 static struct suck_cfg cfg; /* options.c fills it */
 
 static struct rx rxs[SUCK_MAX_THREADS]; /* one per socket and thread, side by side for total_sum */
@@ -304,6 +316,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 		env.sender = s + 1;
 		total_report(&rr, &runs[s], fanin_lanes(fan, s, tot.stop), &env);
 		drops_report(&rr, NULL, &runs[s]);
+		rr.brief = cfg.verbose ? NULL : brief_keys;
 		if ((s && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF) ||
 		    report_write_row(&rr, (enum report_fmt)cfg.fmt, stdout, s == 0) < 0) {
 			warn("writing the report");
@@ -319,6 +332,7 @@ static int report_run(int rc, struct run_out *o, const struct sys_cpu *c0, const
 	/* --serve: text reports apart by a blank line, one tsv header, a json line each */
 	if (o->serve_run > 1 && cfg.fmt == REPORT_TEXT && putchar('\n') == EOF)
 		rc = 1;
+	r.brief = cfg.verbose ? NULL : brief_keys;
 	if (report_write_row(&r, (enum report_fmt)cfg.fmt, stdout, o->serve_run <= 1 && !nruns) < 0) {
 		warn("writing the report");
 		rc = 1;

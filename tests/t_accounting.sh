@@ -42,14 +42,28 @@ check "count: suck json's valid+lost add up" \
 	awk -F'[:,]' '{ for (i = 1; i < NF; i++) { gsub(/"/, "", $i); v[$i] = $(i+1) } }
 	END { exit !(v["sent"] == v["valid"] + v["lost"]) }' "$TMP/count.out"
 
-# The same keys in text, tsv and json.
-start_suck keys -o text --idle 10 -t 60 || fail "keys: suck did not start"
+# The same keys in text (-v), tsv and json.
+start_suck keys -o text -v --idle 10 -t 60 || fail "keys: suck did not start"
 "$BIN/blast" -p "$PORT" -n 100 -o text >"$TMP/keys.blast" 2>/dev/null
 wait_pid "$SUCK_PID" 10
 tk=$(sed 's/:.*//' "$TMP/keys.out" | paste -sd ' ' -)
 vk=$(head -n 1 "$TMP/buffer-127001.out" | tr '\t' ' ')
-check "text and tsv keys are the same" test "$tk" = "$vk"
+check "text -v and tsv keys are the same" test "$tk" = "$vk"
 check "text report has sent: 100" grep -q '^sent: *100$' "$TMP/keys.out"
+
+# Without -v the text report fits a screen: the headline keys, the rest left to -v, tsv and json.
+start_suck brief --idle 10 -t 60 || fail "brief: suck did not start"
+"$BIN/blast" -p "$PORT" -n 100 >"$TMP/brief.blast" 2>/dev/null
+wait_pid "$SUCK_PID" 10
+check "brief: suck's text report is at most 30 lines ($(wc -l <"$TMP/brief.out"))" test "$(wc -l <"$TMP/brief.out")" -le 30
+check "brief: blast's too ($(wc -l <"$TMP/brief.blast"))" test "$(wc -l <"$TMP/brief.blast")" -le 30
+for k in sent received valid lost dropped elsewhere pps cpu_ns_per_pkt rss_kib; do
+	check "brief: suck says $k" grep -q "^$k: " "$TMP/brief.out"
+done
+for k in sent pps cpu_ns_per_pkt; do
+	check "brief: blast says $k" grep -q "^$k: " "$TMP/brief.blast"
+done
+check "brief: nothing that was not measured (no '-')" sh -c "! grep -q ': *-$' '$TMP/brief.out' '$TMP/brief.blast'"
 
 # Several flows: one fin each, totals summed.
 start_suck flows -m mmsg -o tsv --idle 10 -t 60 || fail "flows: suck did not start"
