@@ -176,12 +176,15 @@ csum_errors() { inR awk '/^Udp:/ { n++; if (n == 1) for (i = 2; i <= NF; i++) if
 c0=$(csum_errors)
 n=badsum
 if start_listener $n ip netns exec "$R" "$BIN/suck" -m mmsg -a "$A4" -p 0 -o tsv -t 10 --run-id 77; then
-	inS env BS_VIA_TEST=badsum "$BIN/blast" --via packet -a "$A4" -p "$PORT" -o tsv -n 2000 -r 50000 --run-id 77 \
+	inS env BS_VIA_TEST=badsum "$BIN/blast" --via packet -a "$A4" -p "$PORT" -o tsv -n 2000 -r 10000 --run-id 77 \
 		>"$TMP/$n.blast" 2>/dev/null
 	check "$n: suck ends on the fins" wait_pid "$LISTENER_PID" 10
 	check "$n: sent 2000, valid 0, lost 2000 ($(field "$TMP/$n.out" sent) $(field "$TMP/$n.out" valid) $(field "$TMP/$n.out" lost))" \
 		test "$(field "$TMP/$n.out" sent) $(field "$TMP/$n.out" valid) $(field "$TMP/$n.out" lost)" = "2000 0 2000"
-	check "$n: 2000 UDP checksum errors in suck's namespace ($(($(csum_errors) - c0)))" test $(($(csum_errors) - c0)) = 2000
+	# Every frame that reaches UDP fails its checksum; on a loaded machine a few may be dropped
+	# before it (the veth's backlog), so at least 95 %, never more than sent.
+	ce=$(($(csum_errors) - c0))
+	check "$n: UDP checksum errors in suck's namespace, 1900..2000 ($ce)" test "$ce" -ge 1900 -a "$ce" -le 2000
 else
 	fail "$n: suck did not start"
 fi
