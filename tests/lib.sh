@@ -95,6 +95,19 @@ wait_received() {
 	done
 }
 
+# rows FILE: the data rows of a tsv file (after its one header line).
+rows() { awk 'NR > 1' "$1" | wc -l | tr -d ' '; }
+# at FILE KEY ROW: KEY of data row ROW (1 = the first after the header).
+at() { col "$1" "$2" | sed -n "${3}p"; }
+# wait_rows FILE N: waits (up to 10 s, while SUCK_PID lives) until suck has reported N runs.
+wait_rows() {
+	wr=0
+	while [ "$(rows "$1" 2>/dev/null)" -lt "$2" ] && [ $wr -lt 1000 ] && kill -0 "$SUCK_PID" 2>/dev/null; do
+		wr=$((wr + 1))
+		sleep 0.01
+	done
+}
+
 # col FILE NAME: the column NAME of every row of a tsv file with a header line (status 1, and
 # nothing printed, when there is no such column).
 col() {

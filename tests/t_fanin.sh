@@ -6,9 +6,6 @@
 # runs (a run in a moment, from one socket each).
 . tests/lib.sh
 
-# at FILE KEY ROW: KEY of data row ROW (1 = the first after the header).
-at() { col "$1" "$2" | sed -n "${3}p"; }
-rows() { awk 'NR > 1' "$1" | wc -l | tr -d ' '; }
 # identities FILE: DESIGN.md's identities on every row, and the total row (the last, run_id
 # total) the sum of the runs' rows in valid, sent, lost, and received less what no run claimed.
 identities() {

@@ -6,15 +6,6 @@
 
 BS_RUN_KEY=00112233445566778899aabbccddeeff
 export BS_RUN_KEY
-rows() { awk 'NR > 1' "$1" | wc -l | tr -d ' '; }
-wait_rows() {
-	wr=0
-	while [ "$(rows "$1" 2>/dev/null)" -lt "$2" ] && [ $wr -lt 1000 ] && kill -0 "$SUCK_PID" 2>/dev/null; do
-		wr=$((wr + 1))
-		sleep 0.01
-	done
-}
-at() { col "$1" "$2" | sed -n "${3}p"; }
 now_ns() { date +%s%N; }
 OLD=$(($(now_ns) - 60000000000)) # a minute before any suck here started
 

@@ -5,7 +5,6 @@
 . tests/lib.sh
 
 KEY=00112233445566778899aabbccddeeff
-at() { col "$1" "$2" | sed -n "${3}p"; }
 
 # 1. Under a key a request (type 2) needs no proof, so a stranger without the key hijacks a live
 # lone run with ONE request of another run id: the real run is "set aside" and the report is the

@@ -5,20 +5,6 @@
 # one real blast each on IPv4 and IPv6 (blast repeats its fin for 2 s to a receiver that stays).
 . tests/lib.sh
 
-# rows FILE: data rows of a tsv file (after its one header line).
-rows() { awk 'NR > 1' "$1" | wc -l | tr -d ' '; }
-# wait_rows FILE N: waits (up to 10 s) until suck has reported N runs. A run starts after the one
-# before is reported: one that starts within its drain would give its first datagrams to it (as
-# other_run; DESIGN.md, Serving), which successive blasts never do (each repeats its fins for 2 s).
-wait_rows() {
-	wr=0
-	while [ "$(rows "$1" 2>/dev/null)" -lt "$2" ] && [ $wr -lt 1000 ] && kill -0 "$SUCK_PID" 2>/dev/null; do
-		wr=$((wr + 1))
-		sleep 0.01
-	done
-}
-# at FILE KEY ROW: KEY of data row ROW (1 = the first after the header).
-at() { col "$1" "$2" | sed -n "${3}p"; }
 # identities FILE NAME: DESIGN.md's identities on every row.
 identities() {
 	awk -F'\t' -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

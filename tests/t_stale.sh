@@ -7,15 +7,6 @@
 . tests/lib.sh
 
 KEY=00112233445566778899aabbccddeeff
-rows() { awk 'NR > 1' "$1" | wc -l | tr -d ' '; }
-wait_rows() {
-	wr=0
-	while [ "$(rows "$1" 2>/dev/null)" -lt "$2" ] && [ $wr -lt 1000 ] && kill -0 "$SUCK_PID" 2>/dev/null; do
-		wr=$((wr + 1))
-		sleep 0.01
-	done
-}
-at() { col "$1" "$2" | sed -n "${3}p"; }
 # exact FILE ROW BLAST NAME: row ROW of suck's tsv is blast's run, whole.
 exact() {
 	check "$4: row $2 is blast's run ($(at "$1" sent "$2") of $(field "$3" sent) sent)" \
