@@ -1,6 +1,6 @@
 # reproduce-2018.awk: what reproduce-gso.awk and reproduce-gro.awk share. Run as
 #   awk -f stats.awk -f reproduce-2018.awk -f reproduce-gso.awk reproduce.tsv
-# It reads reproduce.tsv (reproduce-2018-tsv.awk's) into val[source, row, i, column]; the program
+# It reads reproduce.tsv (reproduce-rows-tsv.awk's) into val[source, row, i, column]; the program
 # after it names the ratios that carry across machines (addratio) and prints reproduce.md, or
 # with -v dat=1 the data of published_ratios.gp: per ratio a label, the published value three
 # times (a bar without whiskers), then here's estimate, low and high (NaN when not measured).

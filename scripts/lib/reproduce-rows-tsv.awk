@@ -1,10 +1,15 @@
-# reproduce-rows-tsv.awk: the runs of sendmmsg-2011, cloudflare-2015 or zerocopy in, reproduce.tsv out:
-# the published rows (source 2011 or 2015) and one row per run here (source here), in the columns
-# of the experiment (results/README.md lists them). Run as
-#   awk -f stats.awk -v experiment=EXP -v list=LIST -v pub=PUB -f reproduce-rows-tsv.awk LIST PUB REPORT...
-# LIST: a line per run, "row, run, blast's report, suck's report" (tab-separated), in order; PUB
-# the published tsv; then every report LIST names (a tool's tsv: a header line and one row,
-# read by column name into rep[file, column]).
+# reproduce-rows-tsv.awk: the runs of a rows experiment (lib/rows) in, reproduce.tsv out: the
+# published rows (source: the year) and one row per run here (source here), in the columns of the
+# experiment (results/README.md lists them). Run as
+#   awk -f stats.awk -v experiment=EXP -v pub=PUB -f reproduce-rows-tsv.awk LIST
+# LIST: a line per run, "row, run, blast's report, the receiver's report" (tab-separated), in
+# order, the receiver's "-" when it has none (the bare sink); PUB the published tsv (read first;
+# given again as a file it is skipped). A report is a tool's tsv: a header line and one row, read
+# by column name into rep[file, column].
+# gso-2018: blast's figures (the bare sink has no report); gro-2018: suck's. MB/s is 2^20 bytes
+#   per second, as udpgso_bench_tx and udpgso_bench_rx print it (bytes >> 20); msg/s counts
+#   udpgso_bench_tx's 61824-byte messages (42 x 1472) whatever the send call; GB is 10^9 bytes.
+#   Only the published rows with reproduced "yes" are kept.
 # sendmmsg-2011: a send row (send-N) is blast -b N -g 1 into a fixed suck, measured by blast's
 #   datagrams per second (pps = sender_pps); a receive row (recv-N) is suck -m mmsg -b N behind a
 #   fixed blast, measured by suck's (pps = receiver_pps, over its receive window); a sink row
@@ -17,7 +22,14 @@
 #   figures (pub_copy, pub_zc, in pub_unit) and their ratio (pub_ratio), its source in how.
 BEGIN {
 	FS = OFS = "\t"
-	if (experiment == "sendmmsg-2011") {
+	MSG = 61824
+	if (experiment == "gso-2018") {
+		ncol = split("source row run how duration_s sent bytes calls mb_s msg_s calls_s bytes_per_call cpu_s cpu_pct cpu_s_per_gb errors cycles", col, " ")
+		pubsrc = "2018"
+	} else if (experiment == "gro-2018") {
+		ncol = split("source row run how duration_s sent received received_pct dropped bytes calls idle_calls mb_s calls_s bytes_per_call datagrams_per_call cpu_s cpu_s_per_gb rx_kernel_s rx_kernel_s_per_gb", col, " ")
+		pubsrc = "2018"
+	} else if (experiment == "sendmmsg-2011") {
 		ncol = split("source row table batch run how duration_s sent received received_pct dropped pps sender_pps receiver_pps calls datagrams_per_call cpu_ns_per_pkt rx_kernel_ns_per_pkt raw_pps", col, " ")
 		pubsrc = "2011"
 	} else if (experiment == "cloudflare-2015") {
@@ -27,48 +39,52 @@ BEGIN {
 		ncol = split("source row table family size run how duration_s sent received received_pct pps received_pps mbytes_s cpu_ns_per_pkt zc_sends zc_completions zc_copied zc_enobufs dropped pub_copy pub_zc pub_unit pub_ratio", col, " ")
 		pubsrc = "2021-2024"
 	} else {
-		print "reproduce-rows-tsv: experiment must be sendmmsg-2011, cloudflare-2015 or zerocopy" > "/dev/stderr"
+		print "reproduce-rows-tsv: experiment must be gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015 or zerocopy" > "/dev/stderr"
 		bad = 1
 		exit 1
 	}
+	# PUB: its comment lines, a header, the rows
+	while ((getline line < pub) > 0) {
+		if (line ~ /^#/ || line == "")
+			continue
+		n = split(line, f, "\t")
+		if (!ph) {
+			for (i = 1; i <= n; i++)
+				pc[f[i]] = i
+			ph = 1
+			continue
+		}
+		if (pubsrc == "2018" && ("reproduced" in pc) && f[pc["reproduced"]] != "yes")
+			continue
+		np++
+		for (k in pc)
+			pb[np, k] = f[pc[k]]
+	}
+	close(pub)
 }
-# LIST
-FILENAME == list {
+# LIST (PUB again: skipped)
+FILENAME == pub { next }
+{
 	nrun++
 	lrow[nrun] = $1
 	lrun[nrun] = $2
 	lb[nrun] = $3
 	ls[nrun] = $4
-	next
-}
-# PUB: its comment lines, a header, the rows
-FILENAME == pub {
-	if (/^#/ || $0 == "")
-		next
-	if (!ph) {
-		for (i = 1; i <= NF; i++)
-			pc[$i] = i
-		ph = 1
-		next
-	}
-	np++
-	for (k in pc)
-		pb[np, k] = $pc[k]
-	next
-}
-# a report: its header, then its row
-FNR == 1 {
-	for (i = 1; i <= NF; i++)
-		h[i] = $i
-	nh = NF
-	next
-}
-FNR == 2 {
-	for (i = 1; i <= nh; i++)
-		rep[FILENAME, h[i]] = $i
-	got[FILENAME] = 1
 }
 
+# load(file): a report into rep[file, column], got[file] when it has its row
+function load(file,    line, h, row, nh, i) {
+	if (file == "-" || (getline line < file) <= 0)
+		return
+	nh = split(line, h, "\t")
+	if ((getline line < file) > 0) {
+		split(line, row, "\t")
+		for (i = 1; i <= nh; i++)
+			rep[file, h[i]] = row[i]
+		got[file] = 1
+	}
+	close(file)
+}
 function emit(    i, line) {
 	line = v[col[1]]
 	for (i = 2; i <= ncol; i++)
@@ -91,7 +107,15 @@ END {
 		v["source"] = pubsrc
 		v["run"] = 1
 		v["how"] = "-"
-		if (experiment == "zerocopy") {
+		if (pubsrc == "2018") {
+			# every published column but row and reproduced, as it is
+			v["row"] = pb[p, "row"]
+			for (k in pc)
+				if (k != "row" && k != "reproduced")
+					v[k] = pb[p, k]
+			if (experiment == "gso-2018")
+				v["duration_s"] = 4 # udpgso_bench_tx -l 4
+		} else if (experiment == "zerocopy") {
 			v["row"] = pb[p, "row"]
 			v["table"] = substr(pb[p, "row"], 1, 4) == "sink" ? "sink" : "control"
 			v["family"] = pb[p, "row"] ~ /-6$/ ? "ipv6" : "ipv4"
@@ -119,7 +143,9 @@ END {
 	for (k = 1; k <= nrun; k++) {
 		b = lb[k]
 		s = ls[k]
-		if (!got[b] || !got[s])
+		load(b)
+		load(s)
+		if (!got[b] || (s != "-" && !got[s]) || (experiment == "gro-2018" && s == "-"))
 			continue
 		split("", v)
 		v["source"] = "here"
@@ -131,7 +157,42 @@ END {
 		v["dropped"] = rep[s, "dropped"]
 		v["rx_kernel_ns_per_pkt"] = kernel(s)
 		send = " -b " rep[b, "batch"] " -g " rep[b, "gso"]
-		if (experiment == "zerocopy") {
+		if (experiment == "gso-2018") {
+			# blast's figures: the bare sink has no report
+			v["row"] = lrow[k] == "gso" ? "udp gso" : lrow[k]
+			v["how"] = "blast -s " rep[b, "size"] send
+			d = v["duration_s"] = rep[b, "duration_s"]
+			v["sent"] = rep[b, "sent"]
+			v["bytes"] = rep[b, "bytes"]
+			v["calls"] = rep[b, "calls"]
+			v["mb_s"] = rate(rep[b, "bytes"] / 1048576, d, "%.1f")
+			v["msg_s"] = rate(rep[b, "bytes"] / MSG, d, "%.0f")
+			v["calls_s"] = rate(rep[b, "calls"], d, "%.0f")
+			v["bytes_per_call"] = rate(rep[b, "bytes"], rep[b, "calls"], "%.1f")
+			cpu = rep[b, "user_s"] + rep[b, "sys_s"]
+			v["cpu_s"] = sprintf("%.3f", cpu)
+			v["cpu_pct"] = rate(100 * cpu, d, "%.1f")
+			v["cpu_s_per_gb"] = rate(cpu, rep[b, "bytes"] / 1e9, "%.4f")
+			v["errors"] = rep[b, "errors"]
+		} else if (experiment == "gro-2018") {
+			v["how"] = "suck -m " rep[s, "variant"] " -b " rep[s, "batch"] " <- blast -s " rep[b, "size"] " -g " rep[b, "gso"] " -b " rep[b, "batch"]
+			d = v["duration_s"] = rep[s, "duration_s"]
+			v["bytes"] = rep[s, "bytes"]
+			v["calls"] = rep[s, "calls"]
+			v["idle_calls"] = rep[s, "idle_calls"]
+			v["mb_s"] = rate(rep[s, "bytes"] / 1048576, d, "%.1f")
+			v["calls_s"] = rate(rep[s, "calls"], d, "%.0f")
+			v["bytes_per_call"] = rate(rep[s, "bytes"], rep[s, "calls"], "%.1f")
+			v["datagrams_per_call"] = rate(rep[s, "received"], rep[s, "calls"], "%.2f")
+			cpu = rep[s, "user_s"] + rep[s, "sys_s"]
+			v["cpu_s"] = sprintf("%.3f", cpu)
+			v["cpu_s_per_gb"] = rate(cpu, rep[s, "bytes"] / 1e9, "%.4f")
+			# the NAPI thread's CPU (suck --rx-dev, --wire); "-" elsewhere: left empty
+			if (rep[s, "rx_kernel_s"] != "" && rep[s, "rx_kernel_s"] != "-") {
+				v["rx_kernel_s"] = rep[s, "rx_kernel_s"]
+				v["rx_kernel_s_per_gb"] = rate(rep[s, "rx_kernel_s"], rep[s, "bytes"] / 1e9, "%.4f")
+			}
+		} else if (experiment == "zerocopy") {
 			# blast's figures in every row: the sender is what is measured
 			v["table"] = substr(lrow[k], 1, 4) == "sink" ? "sink" : "control"
 			v["family"] = lrow[k] ~ /-6$/ ? "ipv6" : "ipv4"
