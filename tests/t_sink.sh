@@ -5,8 +5,8 @@
 # the qdisc): drops == messages + fins; the sink gone after a normal end and after SIGTERM and
 # SIGINT mid-run, and by the next run after SIGKILL (with the killed run's staging directory);
 # exit 4 without root; reproduce sendmmsg-2011 --sink at its smallest settings.
-# Runs: a few of 0.2-0.5 s plus blast's 2 s of fins each; every one under timeout; traffic only
-# inside the namespace the driver makes, to 198.18.1.2 and 2001:2:0:1::2.
+# Runs: a few of 0.2-0.5 s plus 0.1 s of fins each (nobody receives); every one under
+# timeout; traffic only inside the namespace the driver makes, to 198.18.1.2 and 2001:2:0:1::2.
 . tests/lib.sh
 
 DRV=$(sink_driver)
