@@ -1,4 +1,4 @@
-# scripts/reproduce in quick mode (-t 1 -r 1). lua-2014: the 2014 protocol (1450 bytes, blast -b 1,
+# scripts/reproduce in quick mode (-t 1 -r 1; all at -t 0.2). lua-2014: the 2014 protocol (1450 bytes, blast -b 1,
 # suck -w histogram, no warm-up) for copy, buffer and mmsg; reproduce.tsv with its documented
 # columns, the published rows beside this run's; reproduce.md in the 2014 shape with a paragraph
 # whose numbers are this run's; the published-vs-here plot. all: the five experiments, each in
@@ -82,12 +82,12 @@ check "nothing written" test ! -e "$TMP/u1"
 # cloudflare-2015 and zerocopy are looked at closely in t_reproduce_rows)
 A=$TMP/all
 st=0
-sh scripts/reproduce all -t 1 -r 1 -o "$A" >"$TMP/a.out" 2>"$TMP/a.err" || st=$?
+sh scripts/reproduce all -t 0.2 -r 1 -o "$A" >"$TMP/a.out" 2>"$TMP/a.err" || st=$?
 check "all exits 0" test "$st" -eq 0
 [ "$st" -eq 0 ] || tail -n 20 "$TMP/a.err"
 check "all: one directory per experiment" test "$(ls "$A" | tr '\n' ' ')" = "cloudflare-2015 gro-2018 gso-2018 lua-2014 sendmmsg-2011 zerocopy "
 for e in lua-2014 gso-2018 gro-2018 sendmmsg-2011 cloudflare-2015 zerocopy; do
-	check "all: $e's env.txt has its own command" grep -q "^reproduce: scripts/reproduce $e -t 1 -r 1 -o $A/$e\$" "$A/$e/env.txt"
+	check "all: $e's env.txt has its own command" grep -q "^reproduce: scripts/reproduce $e -t 0.2 -r 1 -o $A/$e\$" "$A/$e/env.txt"
 	check "all: $e's env.txt names it" grep -q "^experiment: $e\$" "$A/$e/env.txt"
 	check "all: $e's reproduce.md" test -s "$A/$e/reproduce.md"
 done
@@ -106,8 +106,8 @@ for f in reproduce.tsv reproduce.md env.txt raw/udp-1.blast.tsv raw/gso-1.blast.
 done
 cpu=$(sed -n 's/^cmd: .*\/bare sink -p 0 --idle 0.2 --cpu \([0-9]*\)$/\1/p' "$G/env.txt" | sort -u)
 check "gso: one sink per run, all on one CPU ($cpu)" test "$(grep -c '^cmd: .*/bare sink ' "$G/env.txt")" -eq 2 -a "$(echo "$cpu" | wc -l)" -eq 1
-check "gso: udp: blast -s 1472 -b 1 -g 1 on the sink's CPU" grep -q "^cmd: .*/blast .*-s 1472 -t 1 .*-b 1 -g 1 --cpu $cpu\$" "$G/env.txt"
-check "gso: udp gso: blast -s 1472 -g 42 -b 1 on the sink's CPU" grep -q "^cmd: .*/blast .*-s 1472 -t 1 .*-g 42 -b 1 --cpu $cpu\$" "$G/env.txt"
+check "gso: udp: blast -s 1472 -b 1 -g 1 on the sink's CPU" grep -q "^cmd: .*/blast .*-s 1472 -t 0.2 .*-b 1 -g 1 --cpu $cpu\$" "$G/env.txt"
+check "gso: udp gso: blast -s 1472 -g 42 -b 1 on the sink's CPU" grep -q "^cmd: .*/blast .*-s 1472 -t 0.2 .*-g 42 -b 1 --cpu $cpu\$" "$G/env.txt"
 U=$G/raw/udp-1.blast.tsv
 S=$G/raw/gso-1.blast.tsv
 check "gso: udp: one datagram per send call (calls $(field "$U" calls) = sent $(field "$U" sent))" test "$(field "$U" calls)" = "$(field "$U" sent)"
@@ -144,7 +144,7 @@ for f in reproduce.tsv reproduce.md env.txt raw/before-1.suck.tsv raw/after-1.su
 done
 check "gro: before: suck -m mmsg -b 1, work none" grep -q '^cmd: .*/suck .*-m mmsg -b 1 -w none ' "$O/env.txt"
 check "gro: after: suck -m gro -b 1, work none" grep -q '^cmd: .*/suck .*-m gro -b 1 -w none ' "$O/env.txt"
-check "gro: a GSO sender of 42 x 1472 bytes, both rows" test "$(grep -c '^cmd: .*/blast .*-s 1472 -t 1 .*-g 42 -b 1 ' "$O/env.txt")" -eq 2
+check "gro: a GSO sender of 42 x 1472 bytes, both rows" test "$(grep -c '^cmd: .*/blast .*-s 1472 -t 0.2 .*-g 42 -b 1 ' "$O/env.txt")" -eq 2
 B=$O/raw/before-1.suck.tsv
 F=$O/raw/after-1.suck.tsv
 check "gro: before: one datagram per receive call (calls $(field "$B" calls) = received + fins + idle_calls)" \
