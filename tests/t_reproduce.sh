@@ -1,12 +1,12 @@
-# scripts/reproduce in quick mode (-t 1 -r 1; all at -t 0.2). lua-2014: the 2014 protocol
-# (1450 bytes, blast -b 1, suck -w histogram, no warm-up) for copy, buffer and mmsg; reproduce.tsv with its documented
-# columns, the published rows beside this run's; reproduce.md in the 2014 shape with a paragraph
-# whose numbers are this run's; the published-vs-here plot. all: the five experiments, each in
-# its own directory. gso-2018 and gro-2018: the protocol of each commit (checked in env.txt's
-# commands), the identities that make it that protocol (one datagram or 42 per send call; one
-# datagram per receive call, or 42 per GRO buffer), reproduce.tsv with the published rows,
-# reproduce.md with both tables, the ratios and the paragraph, their numbers this run's. The
-# ratios' arithmetic and verdicts on fixed numbers (three runs each). Bad usage.
+# scripts/reproduce in quick mode (-t 1 -r 1; all at -t 0.2). lua-2014: the 2014 protocol (1450
+# bytes, blast -b 1, suck -w histogram, no warm-up) for copy, buffer and mmsg; reproduce.tsv with
+# its documented columns, the published rows beside this run's; reproduce.md in the 2014 shape with
+# a paragraph whose numbers are this run's; the published-vs-here plot. all: the six experiments,
+# each in its own directory. gso-2018 and gro-2018: the protocol of each commit (checked in
+# env.txt's commands), the identities that make it that protocol (one datagram or 42 per send call;
+# one datagram per receive call, or 42 per GRO buffer), reproduce.tsv with the published rows,
+# reproduce.md with both tables, the ratios and the paragraph, their numbers this run's. The ratios'
+# arithmetic and verdicts on fixed numbers (three runs each). Bad usage.
 . tests/lib.sh
 
 PUB=results/published/lua-net-speed-2014.tsv
