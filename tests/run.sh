@@ -5,7 +5,8 @@
 # BIN selects the build (bin, bin/san).
 # T=pattern runs only the tests whose file name matches.
 # JOBS=N runs the integration tests in N lanes at once (default: one per CPU, at most 4;
-# JOBS=1 one after the other).
+# JOBS=1 one after the other). A lane that is free takes the next test not yet taken, the
+# longest first by the times of the last run ($BIN/.durations), or the largest file first.
 # Every test has its own temporary directory, ports the kernel picks and namespaces named by its
 # pid, so lanes do not meet; each test's lines are printed whole as it ends, and the counts are
 # the same whatever N is.
@@ -36,6 +37,7 @@ one() {
 	*) "$1" >"$dir/$name.log" 2>&1 ;;
 	esac
 	echo $? >"$dir/$name.st"
+	echo "$(($(date +%s) - start)) $name" >"$dir/$name.sec"
 	{
 		grep -E '^(FAIL|SKIP)' "$dir/$name.log"
 		echo "-- $name ($(($(date +%s) - start)) s): $(tail -n 1 "$dir/$name.log")"
@@ -69,20 +71,36 @@ for t in "$BIN"/test_* tests/t_*.sh; do
 done
 # The unit tests take well under a second each: one after the other.
 for t in $units; do one "$t"; done
-# The integration tests: lane k takes the k-th, the (k+N)-th, ... test.
+# The integration tests, longest first when the last run's times are known (new tests first of
+# all), else the largest file first; each lane claims a test with mkdir, which one lane only can
+# win.
+times=$BIN/.durations
+if [ -s "$times" ]; then
+	scripts=$(for t in $scripts; do
+		awk -v n="$(basename "$t")" -v t="$t" '$2 == n { s = $1 } END { print (s == "" ? 999999 : s), t }' "$times"
+	done | sort -k1,1nr -k2 | awk '{ print $2 }')
+elif [ -n "$scripts" ]; then
+	# shellcheck disable=SC2086 # the names: words
+	scripts=$(wc -c $scripts | awk '$2 != "total"' | sort -k1,1nr -k2 | awk '{ print $2 }')
+fi
 lane=0 pids=""
 while [ $lane -lt "$JOBS" ]; do
 	(
-		i=0
 		for t in $scripts; do
-			[ $((i % JOBS)) -eq $lane ] && one "$t"
-			i=$((i + 1))
+			mkdir "$dir/claim.$(basename "$t")" 2>/dev/null && one "$t"
 		done
 	) &
 	pids="$pids $!"
 	lane=$((lane + 1))
 done
 for p in $pids; do wait "$p"; done
+# This run's times, and the last run's for the tests it did not run (T=...).
+if [ -n "$scripts" ] && [ -d "$BIN" ]; then
+	{
+		cat "$dir"/*.sec 2>/dev/null | grep ' t_'
+		[ ! -s "$times" ] || awk 'FNR == NR { seen[$2] = 1; next } !($2 in seen)' "$dir"/*.sec "$times"
+	} >"$times.tmp" && mv "$times.tmp" "$times"
+fi
 for t in $units $scripts; do count "$(basename "$t")"; done
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"

@@ -97,7 +97,7 @@ mkdir "$TMP/scratch"
 # commands on the machine may have theirs at the same time.
 # No measurement made again (--retry 0): the machine is busy while tests run, and the retries
 # have a test of their own (t_perf_noise).
-TMPDIR=$TMP/scratch sh scripts/perf -r 1 -t 0.3 -s 1450 --retry 0 -o "$TMP/perf/latest.txt" \
+TMPDIR=$TMP/scratch sh scripts/perf -r 1 -t 0.1 -s 1450 --retry 0 -o "$TMP/perf/latest.txt" \
 	>"$TMP/perf.out" 2>"$TMP/perf.err" &
 perf_pid=$!
 wait "$perf_pid"
@@ -264,7 +264,7 @@ check "perf: no namespace left by the run" sh -c "! ip netns list 2>/dev/null | 
 # notes, exit 0, the target n/a.
 mkdir "$TMP/nonetdev"
 for b in blast suck bare; do ln -s "$(cd "$BIN" && pwd)/$b" "$TMP/nonetdev/$b"; done
-BIN=$TMP/nonetdev sh scripts/perf -r 1 -t 0.3 -s 1450 --xdp-only -o "$TMP/xo/skip.txt" >"$TMP/xo.out" 2>"$TMP/xo.err"
+BIN=$TMP/nonetdev sh scripts/perf -r 1 -t 0.1 -s 1450 --xdp-only -o "$TMP/xo/skip.txt" >"$TMP/xo.out" 2>"$TMP/xo.err"
 st=$?
 check "perf --xdp-only without netdev: exit 0 ($st: $(tail -n 1 "$TMP/xo.err"))" test $st -eq 0
 check "... the skip and why in the notes" grep -q "^  xdp: the pair of suck -m xdp and bare recv --xdp skipped: no .*/netdev" "$TMP/xo/skip.txt"
@@ -294,7 +294,7 @@ else
 	skip "not root or no xdp pair here: SIGTERM in the xdp pair not tried"
 fi
 check "perf: the machine" has '^machine: .* CPUs, Linux '
-check "perf: the command" has '^run: sh scripts/perf -r 1 -t 0.3 -s "1450" -R 100000 -B [0-9]* -g 64 '
+check "perf: the command" has '^run: sh scripts/perf -r 1 -t 0.1 -s "1450" -R 100000 -B [0-9]* -g 64 '
 # --peer-only: the rows against iperf3 and their four targets, nothing else. The iperf3 here is a
 # stand-in that answers as iperf3 3.21's JSON does (its own figures: 1000 packets in 1 s sent,
 # 1000 x 1450 bytes received), so the table's parsing is what is checked, not a peer's speed.
@@ -309,7 +309,7 @@ case " $* " in
 esac
 FAKE
 chmod +x "$TMP/fake/iperf3"
-IPERF3=$TMP/fake/iperf3 sh scripts/perf -r 1 -t 0.3 -s 1450 --peer-only -o "$TMP/po/p.txt" >/dev/null 2>"$TMP/po.err"
+IPERF3=$TMP/fake/iperf3 sh scripts/perf -r 1 -t 0.1 -s 1450 --peer-only -o "$TMP/po/p.txt" >/dev/null 2>"$TMP/po.err"
 st=$?
 check "perf --peer-only: exit 0 ($st: $(tail -n 1 "$TMP/po.err"))" test $st -eq 0
 P=$TMP/po/p.txt
@@ -341,7 +341,7 @@ case " $* " in
 esac
 FAKE
 chmod +x "$TMP/deb/iperf3"
-env -u IPERF3 PATH="$TMP/deb:$PATH" sh scripts/perf -r 1 -t 0.3 -s 1450 --peer-only -o "$TMP/po/d.txt" >/dev/null 2>"$TMP/pod.err"
+env -u IPERF3 PATH="$TMP/deb:$PATH" sh scripts/perf -r 1 -t 0.1 -s 1450 --peer-only -o "$TMP/po/d.txt" >/dev/null 2>"$TMP/pod.err"
 st=$?
 D=$TMP/po/d.txt
 check "perf --peer-only, Debian's iperf3: exit 0 ($st: $(tail -n 1 "$TMP/pod.err"))" test $st -eq 0
@@ -380,7 +380,7 @@ vperf() {
 	vp_n=$1
 	shift
 	VST=0
-	IPERF3=$STANDIN/iperf3 sh scripts/perf -t 0.2 -s 1450 --peer-only --retry 0 "$@" -o "$TMP/v/$vp_n.txt" \
+	IPERF3=$STANDIN/iperf3 sh scripts/perf -t 0.1 -s 1450 --peer-only --retry 0 "$@" -o "$TMP/v/$vp_n.txt" \
 		>"$TMP/v.$vp_n.out" 2>"$TMP/v.$vp_n.err" || VST=$?
 	V=$TMP/v/$vp_n.txt
 }
