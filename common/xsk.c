@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SOL_XDP
@@ -110,7 +111,16 @@ int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char
 	sxdp.sxdp_ifindex = ifindex;
 	sxdp.sxdp_queue_id = queue;
 	sxdp.sxdp_flags = (zc ? XDP_ZEROCOPY : XDP_COPY) | XDP_USE_NEED_WAKEUP;
-	if (bind(x->fd, (struct sockaddr *)&sxdp, sizeof sxdp) < 0) {
+	/* EBUSY: the queue still has a socket's buffer pool. The kernel lets go of a closed socket's
+	 * pool in deferred work (xp_release_deferred), so a run that follows another on the same
+	 * queue may find it busy for a moment: try again for up to 2 s. */
+	for (int tries = 0;; tries++) {
+		if (bind(x->fd, (struct sockaddr *)&sxdp, sizeof sxdp) == 0)
+			break;
+		if (errno == EBUSY && tries < 200) {
+			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+			continue;
+		}
 		*call = zc ? "bind AF_XDP, XDP_ZEROCOPY" : "bind AF_XDP, XDP_COPY";
 		return -1;
 	}

@@ -210,7 +210,7 @@ for how in INT KILL netlink-fin netlink-INT; do
 	n=detach-$how
 	case $how in netlink-*) env=BS_XDP_TEST=netlink ;; *) env=BS_XDP_TEST= ;; esac
 	if ! start_listener "$n" ip netns exec "$R" env $env "$BIN/suck" -m xdp -a "$A4" -p 0 -o tsv -t 30; then
-		fail "$n: suck did not start"
+		fail "$n: suck did not start ($(tail -n 1 "$TMP/$n.err"))"
 		continue
 	fi
 	check "$n: attached while suck runs" attached "$DR" 1
