@@ -47,7 +47,8 @@ fi
 # rx NAME: the keys of a receiver's report that the messages show
 rx() { echo "received $(field "$TMP/$1.out" received) valid $(field "$TMP/$1.out" valid) foreign $(field "$TMP/$1.out" foreign) stop $(field "$TMP/$1.out" stop)"; }
 # A blast to a group repeats its fins for the whole 2 s (no port can refuse them): each
-# runs in the background while the test goes on, and is waited for at the end (blasts_done).
+# runs in the background while the test goes on, and is waited for at the end (blasts_done);
+# one the test must wait for says --fin-time 0.5.
 BLASTS=""
 bg_blast() { # NAME ARGS...: blast ARGS in the background, report in $TMP/NAME.b
 	bb=$1; shift
@@ -166,7 +167,7 @@ if [ $VETH = 1 ]; then
 		c=veth$fam-none
 		start_listener "$c" $INB "$BIN/suck" -p 0 -a $ANY -o tsv -t 2 || fail "$c: suck did not start"
 		a=$LISTENER_PID
-		"$BIN/blast" -a $G -p $PORT --mc-if va -n 500 -r 10000 -o tsv >"$TMP/$c.b" 2>/dev/null
+		"$BIN/blast" -a $G -p $PORT --mc-if va -n 500 -r 10000 --fin-time 0.5 -o tsv >"$TMP/$c.b" 2>/dev/null
 		wait_pid "$a" 20
 		check "$c: blast sent ($(field "$TMP/$c.b" sent))" test "$(field "$TMP/$c.b" sent)" = 500
 		check "$c: a receiver that did not join gets nothing ($(rx "$c"))" test "$(field "$TMP/$c.out" received)" = 0
@@ -193,7 +194,7 @@ if [ $VETH = 1 ]; then
 		start_listener "$c-r2" $INB "$BIN/suck" -p $P --join $G --mc-if vb --run-id 1 -R 4M -o tsv -t 30 ||
 			fail "$c-r2: suck did not start"
 		r2=$LISTENER_PID
-		$INB "$BIN/blast" -a $G -p $P --mc-if vb --mc-loop --run-id 2 -n 700 -r 10000 -o tsv >"$TMP/$c.bb" 2>&1
+		$INB "$BIN/blast" -a $G -p $P --mc-if vb --mc-loop --run-id 2 -n 700 -r 10000 --fin-time 0.5 -o tsv >"$TMP/$c.bb" 2>&1
 		bg_blast "$c-a" -a $G -p $P --mc-if va --run-id 1 -n 900 -r 10000 -o tsv
 		wait_pid "$r1" 20
 		wait_pid "$r2" 20

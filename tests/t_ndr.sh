@@ -1,4 +1,4 @@
-# scripts/ndr in a quick mode (0.5 s trials, a 25 % resolution, a slow receiver: histogram:20):
+# scripts/ndr in a quick mode (0.2 s trials, a 25 % resolution, a slow receiver: histogram:20):
 # bad options refused with exit 2 and nothing written; a search per variant and size that prints
 # one line each, writes ndr.tsv and trials.tsv with the documented columns, and finds a positive
 # rate below the unthrottled one, ended by a confirming trial; SIGINT mid-trial leaves no output
@@ -47,7 +47,7 @@ check "suck refusing -w: nothing written" test ! -e "$TMP/bad"
 
 # --- a quick search: two variants, two sizes
 OUT=$TMP/ndr
-sh scripts/ndr -m "buffer mmsg" -s "256 1450" -t 0.5 --resolution 25 -w histogram:20 -o "$OUT" \
+sh scripts/ndr -m "buffer mmsg" -s "256 1450" -t 0.2 --resolution 25 -w histogram:20 -o "$OUT" \
 	>"$TMP/ndr.out" 2>"$TMP/ndr.err"
 st=$?
 check "ndr exits 0 (got $st; $(tail -n 2 "$TMP/ndr.err" | tr '\n' ' '))" test $st -eq 0
