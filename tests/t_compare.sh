@@ -195,7 +195,7 @@ rm "$TMP/t/runs.tsv"
 awk -f scripts/lib/stats.awk -f scripts/lib/table.awk "$TMP/t/summary.tsv" >"$TMP/t/table0.md" 2>"$TMP/t/table0.err"
 check "table, no runs.tsv: no commentary, no error" sh -c "! grep -q 'Beyond the noise' '$TMP/t/table0.md' && test ! -s '$TMP/t/table0.err'"
 
-# reproduce.md's sentences (reproduce-md.awk): a winner only when the test calls it.
+# reproduce.md's sentences (lua-2014's: reproduce-lua.awk): a winner only when the test calls it.
 # rtsv N: a reproduce.tsv with N runs here of copy and buffer; buffer's share above copy's in each.
 rtsv() {
 	printf 'source\tvariant\tstrategy_2014\treceiver\trun\tduration_s\tsent\treceived\treceived_pct\tmemory_k\tdropped\tcpu_ns_per_pkt\n'
@@ -209,7 +209,7 @@ rtsv() {
 		i=$((i + 1))
 	done
 }
-rmd() { awk -f scripts/lib/stats.awk -v time=10 -v runs="$1" -v machine=here -f scripts/lib/reproduce-md.awk "$2" | tail -n 1; }
+rmd() { awk -f scripts/lib/stats.awk -v time=10 -v runs="$1" -v machine=here -f scripts/lib/reproduce-2018.awk -f scripts/lib/reproduce-lua.awk "$2" | tail -n 1; }
 rtsv 5 >"$TMP/r5.tsv"
 rtsv 3 >"$TMP/r3.tsv"
 rmd 5 "$TMP/r5.tsv" >"$TMP/r5.p"

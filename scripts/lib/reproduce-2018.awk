@@ -1,9 +1,10 @@
 # reproduce-2018.awk: what reproduce-gso.awk and reproduce-gro.awk share. Run as
 #   awk -f stats.awk -f reproduce-2018.awk -f reproduce-gso.awk reproduce.tsv
-# It reads reproduce.tsv (reproduce-rows-tsv.awk's) into val[source, row, i, column]; the program
-# after it names the ratios that carry across machines (addratio) and prints reproduce.md, or
-# with -v dat=1 the data of published_ratios.gp: per ratio a label, the published value three
-# times (a bar without whiskers), then here's estimate, low and high (NaN when not measured).
+# It reads reproduce.tsv (reproduce-rows-tsv.awk's) into val[source, row, i, column] (lua-2014's
+# rows are named by variant); the program after it names the ratios that carry across machines
+# (addratio) and prints reproduce.md, or with -v dat=1 the data of published_ratios.gp: per ratio
+# a label, the published value three times (a bar without whiskers), then here's estimate, low
+# and high (NaN when not measured). reproduce-lua.awk uses only the reading and the helpers.
 #
 # A ratio here is the median of the ratios of every run of one row to every run of the other
 # (addratio): the rows' runs go in rounds, and this does not depend on how the rounds paired
@@ -23,7 +24,7 @@ NR == 1 {
 }
 {
 	s = $c["source"]
-	r = $c["row"]
+	r = ("row" in c) ? $c["row"] : $c["variant"]
 	k = ++n[s, r]
 	for (f in c)
 		val[s, r, k, f] = $c[f]

@@ -17,6 +17,9 @@
 #   device's drops: dropped; received empty, nothing receives).
 # cloudflare-2015: every row is suck's datagrams per second, in millions (mpps); a published row
 #   has the middle of its range in mpps and the range in mpps_lo and mpps_hi.
+# lua-2014: a row per run, 2014's and here's, in the columns both have (the rows are suck's
+#   variants; 2014's immutable strings count as copy, its buffer userdata as buffer): sent is
+#   blast's, received, dropped and CPU suck's, memory_k its heap_kib (2014: Lua's heap).
 # zerocopy: every row is blast's (pps, MB/s, CPU, the zc_ counts); a control row's receiver is
 #   suck (received, and received_pps: over blast's send window), a sink row's the sink's check; a published row has its copy and zero-copy
 #   figures (pub_copy, pub_zc, in pub_unit) and their ratio (pub_ratio), its source in how.
@@ -35,11 +38,16 @@ BEGIN {
 	} else if (experiment == "cloudflare-2015") {
 		ncol = split("source row run how duration_s sent received received_pct dropped mpps cpu_ns_per_pkt rx_kernel_ns_per_pkt threads thread_received_min thread_received_max mpps_lo mpps_hi", col, " ")
 		pubsrc = "2015"
+	} else if (experiment == "lua-2014") {
+		ncol = split("source variant strategy_2014 receiver run duration_s sent received received_pct memory_k dropped cpu_ns_per_pkt", col, " ")
+		pubsrc = "2014"
+		lua["immutable-string"] = "copy"
+		lua["buffer-userdata"] = "buffer"
 	} else if (experiment == "zerocopy") {
 		ncol = split("source row table family size run how duration_s sent received received_pct pps received_pps mbytes_s cpu_ns_per_pkt zc_sends zc_completions zc_copied zc_enobufs dropped pub_copy pub_zc pub_unit pub_ratio", col, " ")
 		pubsrc = "2021-2024"
 	} else {
-		print "reproduce-rows-tsv: experiment must be gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015 or zerocopy" > "/dev/stderr"
+		print "reproduce-rows-tsv: experiment must be lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015 or zerocopy" > "/dev/stderr"
 		bad = 1
 		exit 1
 	}
@@ -115,6 +123,16 @@ END {
 					v[k] = pb[p, k]
 			if (experiment == "gso-2018")
 				v["duration_s"] = 4 # udpgso_bench_tx -l 4
+		} else if (experiment == "lua-2014") {
+			v["variant"] = lua[pb[p, "strategy"]]
+			strat[v["variant"]] = v["strategy_2014"] = pb[p, "strategy"]
+			v["receiver"] = pb[p, "receiver"]
+			v["run"] = pb[p, "run"]
+			v["duration_s"] = 10 # as published
+			v["sent"] = pb[p, "sent"]
+			v["received"] = pb[p, "received"]
+			v["received_pct"] = pct(pb[p, "received"], pb[p, "sent"])
+			v["memory_k"] = pb[p, "memory_k"]
 		} else if (experiment == "zerocopy") {
 			v["row"] = pb[p, "row"]
 			v["table"] = substr(pb[p, "row"], 1, 4) == "sink" ? "sink" : "control"
@@ -192,6 +210,15 @@ END {
 				v["rx_kernel_s"] = rep[s, "rx_kernel_s"]
 				v["rx_kernel_s_per_gb"] = rate(rep[s, "rx_kernel_s"], rep[s, "bytes"] / 1e9, "%.4f")
 			}
+		} else if (experiment == "lua-2014") {
+			v["variant"] = lrow[k]
+			v["strategy_2014"] = (lrow[k] in strat) ? strat[lrow[k]] : "-"
+			v["receiver"] = "suck -m " rep[s, "variant"]
+			v["duration_s"] = rep[b, "duration_s"]
+			v["sent"] = rep[b, "sent"]
+			v["received_pct"] = pct(rep[s, "received"], rep[b, "sent"])
+			v["memory_k"] = rep[s, "heap_kib"]
+			v["cpu_ns_per_pkt"] = rep[s, "cpu_ns_per_pkt"]
 		} else if (experiment == "zerocopy") {
 			# blast's figures in every row: the sender is what is measured
 			v["table"] = substr(lrow[k], 1, 4) == "sink" ? "sink" : "control"

@@ -205,7 +205,7 @@ result_reap() {
 	(
 		set +e
 		rp_out=$1 rp_e=$2 rp_what="a run that is gone (pid $3)"
-		# A staging directory can be a result's OUT in turn (reproduce lua-2014 runs the suite
+		# A staging directory can be a result's OUT in turn (reproduce lua-2014 ran the suite
 		# into its own): that one's claims first.
 		result_claims "$(dirname "$rp_e")" "$(basename "$rp_e")" | while read -r rp_p rp_c; do
 			pid_alive "$rp_p" || result_reap "$rp_e" "$rp_c" "$rp_p"

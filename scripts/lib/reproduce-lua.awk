@@ -1,11 +1,12 @@
-# reproduce-md.awk: reproduce.tsv in, reproduce.md out: per strategy the 2014 table beside this
-# run, then one paragraph on what the comparison shows, every claim computed from the numbers.
-# Variables: time, runs (the protocol as run), machine (where it ran), alpha (0.05).
+# reproduce-lua.awk: reproduce.tsv of lua-2014 in, reproduce.md out: per strategy the 2014 table
+# beside this run, then one paragraph on what the comparison shows, every claim computed from the
+# numbers; after stats.awk and reproduce-2018.awk (which reads reproduce.tsv into val[source,
+# variant, i, column] and gives st, rvals and notes_list). Variables: time, runs (the protocol
+# as run), machine (where it ran), notes (the runs' notes file), alpha (0.05).
 # Whether one receiver did better than another is decided by the rank test of stats.awk (two-sided
 # Mann-Whitney U of their runs, p <= alpha), as scripts/compare and the suite's table.md decide it:
 # with too few runs for any p to reach alpha (3 against 3: 0.1 at best) no winner is named.
 BEGIN {
-	FS = OFS = "\t"
 	if (alpha == "")
 		alpha = 0.05
 	nv = split("copy buffer mmsg", order, " ")
@@ -14,38 +15,10 @@ BEGIN {
 	title["mmsg"] = "Batches: suck -m mmsg (recvmmsg); no 2014 counterpart"
 	KEPTUP = 95 # a receiver that processed this share or more kept up with the sender
 }
-NR == 1 {
-	for (i = 1; i <= NF; i++)
-		c[$i] = i
-	next
-}
-{
-	s = $c["source"]
-	v = $c["variant"]
-	k = ++n[s, v]
-	for (f in c)
-		val[s, v, k, f] = $c[f]
-	if (s == "2014")
-		recv2014[v] = $c["receiver"]
-}
 
-# st(s, v, f): the median, min and max of a figure into M, LO, HI; returns how many runs had it.
-function st(s, v, f,    i, k, a) {
-	k = 0
-	for (i = 1; i <= n[s, v]; i++)
-		if (val[s, v, i, f] != "")
-			a[++k] = val[s, v, i, f]
-	M = LO = HI = ""
-	if (!k)
-		return 0
-	sortnum(a, k)
-	M = median(a, k)
-	LO = a[1]
-	HI = a[k]
-	return k
-}
 function cell(s, v, i, f) { return (i <= n[s, v] && val[s, v, i, f] != "") ? val[s, v, i, f] : "-" }
-function fx(x) { return sprintf(x >= 10 ? "%.0f" : x >= 1 ? "%.1f" : "%.2f", x) }
+# fl(x): a ratio of 2014 against here, to two significant digits or more (1.6, 105)
+function fl(x) { return sprintf(x >= 10 ? "%.0f" : x >= 1 ? "%.1f" : "%.2f", x) }
 
 # table(v): the 2014 shape (sent by blast, received by the receiver, memory in K) plus
 # received/sent, 2014's columns first when there are any, one row per run and a median row.
@@ -80,23 +53,14 @@ function table(v,    cols, ncol, srcs, q, i, m, line, s, figs) {
 	print line " |"
 }
 
-# runsof(s, v, f, X): the runs of figure f of variant v from source s into X[1..k]; returns k.
-function runsof(s, v, f, X,    i, k) {
-	k = 0
-	for (i = 1; i <= n[s, v]; i++)
-		if (val[s, v, i, f] != "")
-			X[++k] = val[s, v, i, f]
-	return k
-}
-
 # judge(s, b, a, f): the rank test of b's runs of figure f against a's (source s). Returns "sig"
 # (p <= alpha), "noise" (p > alpha), "few" (p > alpha, and these run counts cannot give less
 # than alpha: too few runs to call any difference) or "" (a side has no run). Sets JTEST, "p =
 # ..." (the name of the test the first time), JFEW, why the runs are too few (in full the first
 # time for those counts), and JCI, the interval of b/a ("" when not defined).
 function judge(s, b, a, f,    A, B, na, nb, p) {
-	nb = runsof(s, b, f, B)
-	na = runsof(s, a, f, A)
+	nb = rvals(s, b, f, B)
+	na = rvals(s, a, f, A)
 	JTEST = JFEW = JCI = ""
 	if (!na || !nb)
 		return ""
@@ -143,6 +107,9 @@ function versus(f, b, a, what, unit, better,    nb, na, mb, lb, hb, ma, la, ha, 
 }
 
 END {
+	for (j = 1; j <= nv; j++)
+		if (n["2014", order[j]])
+			recv2014[order[j]] = val["2014", order[j], 1, "receiver"]
 	print "# The 2014 experiment again: immutable strings vs buffers, in C"
 	print ""
 	print "Protocol of the 2014 lua-l post (Sean Conner, August 2014): blast sends 1450-byte datagrams for " time " s, one sendto() each (blast -b 1);" \
@@ -195,7 +162,7 @@ END {
 	if (all) {
 		p = p " of what blast sent"
 		if (have2014 && ("copy" in hm) && pc > 0)
-			p = p sprintf("; the copy's share is %sx its 2014 counterpart's", fx(hm["copy"] / pc))
+			p = p sprintf("; the copy's share is %sx its 2014 counterpart's", fl(hm["copy"] / pc))
 		p = p ". "
 	}
 	if (all && keptup) {
@@ -213,7 +180,7 @@ END {
 		st("2014", "copy", "received"); r14 = M / 10
 		st("here", "copy", "sent"); sh = M / dh
 		st("here", "copy", "received"); rh = M / dh
-		p = p sprintf("blast sent %.0f datagrams/s here against %.0f/s in 2014 (%sx); the copy receiver processed %.0f/s against %.0f/s (%sx). ", sh, s14, fx(sh / s14), rh, r14, fx(rh / r14))
+		p = p sprintf("blast sent %.0f datagrams/s here against %.0f/s in 2014 (%sx); the copy receiver processed %.0f/s against %.0f/s (%sx). ", sh, s14, fl(sh / s14), rh, r14, fl(rh / r14))
 	}
 	# where the rest went
 	tl = td = 0
@@ -248,4 +215,5 @@ END {
 		p = p "These runs took " time " s, not 10 s: compare the shares and rates, not the counts."
 	sub(/ $/, "", p)
 	print p
+	notes_list()
 }
