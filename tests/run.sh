@@ -4,8 +4,9 @@
 # silent), and ends with one line "N passed, N failed", the line CI and the README promise.
 # BIN selects the build (bin, bin/san).
 # T=pattern runs only the tests whose file name matches.
-# JOBS=N runs the integration tests in N lanes at once (default: one per CPU, at most 4;
-# JOBS=1 one after the other). A lane that is free takes the next test not yet taken, the
+# JOBS=N runs the integration tests in N lanes at once (default: one more than the CPUs, at
+# most 5: a test waits on timers and signals a good part of its time; JOBS=1 one after the
+# other). A lane that is free takes the next test not yet taken, the
 # longest first by the times of the last run ($BIN/.durations), or the largest file first.
 # Every test has its own temporary directory, ports the kernel picks and namespaces named by its
 # pid, so lanes do not meet; each test's lines are printed whole as it ends, and the counts are
@@ -16,7 +17,7 @@ BIN=${BIN:-bin}
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 case $cpus in '' | *[!0-9]* | 0) cpus=1 ;; esac
 [ "$cpus" -gt 4 ] && cpus=4
-JOBS=${JOBS:-$cpus}
+JOBS=${JOBS:-$((cpus + 1))}
 export BIN
 case $JOBS in '' | *[!0-9]* | 0) echo "run.sh: JOBS=$JOBS: a number of lanes, 1 or more" >&2; exit 2 ;; esac
 passed=0
