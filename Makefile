@@ -9,6 +9,7 @@ LDLIBS  += -pthread
 
 B := bin
 O := $(B)/obj
+NPROC := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
 COMMON_SRC := $(wildcard common/*.c)
 BLAST_SRC  := $(wildcard blast/*.c)
@@ -83,7 +84,9 @@ $(TOOL_BIN): $(B)/%: tests/tools/%.c $(COMMON_OBJ)
 unit: $(UNIT_BIN) $(TOOL_BIN)
 
 # The README's test command. Its last line is "N passed, N failed".
-test: all unit $(B)/bare
+# The build first, a job per CPU; then the tests.
+test:
+	@$(MAKE) --no-print-directory -j$(NPROC) all unit $(B)/bare
 	@BIN=$(B) sh tests/run.sh
 
 # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build tree,

@@ -82,10 +82,11 @@ done
 
 # 4. A stranger cannot steer the run.
 # a) A fake run's data before blast's: suck without --run-id locks onto it, and says so.
+# blast --fin-time 0.2 where suck believes none of its fins: their 2 s would only wait.
 n=early
 start_suck "$n" -R 4M -o tsv --idle 1 -t 20 || fail "$n: suck did not start"
 "$BIN/inject" data "$PORT" 4242 100 0 0 10
-"$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 300 -r 3000 -o tsv >"$TMP/$n.blast" 2>/dev/null
+"$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 300 -r 3000 --fin-time 0.2 -o tsv >"$TMP/$n.blast" 2>/dev/null
 check "$n: suck ends" wait_pid "$SUCK_PID" 20
 S=$TMP/$n.out
 identities "$S" "$n"
@@ -241,7 +242,7 @@ check "$n: without a key and a run, only -t ends it" test "$(field "$TMP/$n.out"
 # f) blast without the key, suck with it: the fins are not believed and suck says why.
 n=key-suck-only
 BS_RUN_KEY=$KEY start_suck "$n" --run-id $RUN -o tsv --idle 1 -t 20 || fail "$n: suck did not start"
-"$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 100 -r 2000 -o tsv >/dev/null 2>&1
+"$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 100 -r 2000 --fin-time 0.2 -o tsv >/dev/null 2>&1
 check "$n: suck ends" wait_pid "$SUCK_PID" 20
 check "$n: not on a fin" test "$(field "$TMP/$n.out" stop)" = idle
 check "$n: the warning asks about the key" grep -q "same run key" "$TMP/$n.err"
@@ -255,7 +256,8 @@ check "$n: ... not that a tag was forged" sh -c "! grep -q 'a tag the run key di
 # f') blast with another key: its tags are wrong, not absent, and the warning says that.
 n=key-other
 BS_RUN_KEY=$KEY start_suck "$n" --run-id $RUN -o tsv --idle 1 -t 20 || fail "$n: suck did not start"
-BS_RUN_KEY=fedcba9876543210fedcba9876543210 "$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 100 -r 2000 -o tsv >/dev/null 2>&1
+BS_RUN_KEY=fedcba9876543210fedcba9876543210 "$BIN/blast" -p "$PORT" --run-id $RUN -s 100 -n 100 -r 2000 --fin-time 0.2 \
+	-o tsv >/dev/null 2>&1
 check "$n: suck ends" wait_pid "$SUCK_PID" 20
 c=$(field "$TMP/$n.out" forged_fins)
 check "$n: the fins not believed ($c)" test "$c" -gt 0 -a "$(field "$TMP/$n.out" stop)" = idle
