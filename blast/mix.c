@@ -67,24 +67,14 @@ static int add(struct blast_mix *m, unsigned size, unsigned weight, char *err, s
 	return 0;
 }
 
-/* One number of a spec, token [s, e), within lo..hi. */
+/* One number of a spec (opt_parse_span), as an unsigned: every hi here fits one. */
 static int number(const char *s, const char *e, enum opt_unit u, uint64_t lo, uint64_t hi, unsigned *out,
 		  const char *what, char *err, size_t errlen)
 {
-	char tok[32];
 	uint64_t v;
-	const char *why;
 
-	if (e - s <= 0 || (size_t)(e - s) >= sizeof tok) {
-		snprintf(err, errlen, "%s '%.*s': not a number", what, (int)(e - s > 20 ? 20 : e - s), s);
+	if (opt_parse_span(s, e, u, lo, hi, &v, what, err, errlen) < 0)
 		return -1;
-	}
-	memcpy(tok, s, (size_t)(e - s));
-	tok[e - s] = '\0';
-	if ((why = opt_parse_u64(tok, u, lo, hi, &v))) {
-		snprintf(err, errlen, "%s '%s': %s", what, tok, why);
-		return -1;
-	}
 	*out = (unsigned)v;
 	return 0;
 }

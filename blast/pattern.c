@@ -199,26 +199,6 @@ const char *pattern_plan(struct blast_cfg *cfg, int *batch_set)
 	return NULL;
 }
 
-/* One number of a spec, [s, e), within lo..hi. */
-static int number(const char *s, const char *e, enum opt_unit u, uint64_t lo, uint64_t hi, uint64_t *out,
-		  const char *what, char *err, size_t errlen)
-{
-	char tok[32];
-	const char *why;
-
-	if (e - s <= 0 || (size_t)(e - s) >= sizeof tok) {
-		snprintf(err, errlen, "%s '%.*s': not a number", what, (int)(e - s > 20 ? 20 : e - s), s);
-		return -1;
-	}
-	memcpy(tok, s, (size_t)(e - s));
-	tok[e - s] = '\0';
-	if ((why = opt_parse_u64(tok, u, lo, hi, out))) {
-		snprintf(err, errlen, "%s '%s': %s", what, tok, why);
-		return -1;
-	}
-	return 0;
-}
-
 int pattern_parse(const char *spec, struct blast_pattern *p, char *err, size_t errlen)
 {
 	const char *colon = strchr(spec, ':'), *end = spec + strlen(spec);
@@ -253,7 +233,7 @@ int pattern_parse(const char *spec, struct blast_pattern *p, char *err, size_t e
 			snprintf(err, errlen, "burst needs its size: burst:N");
 			return -1;
 		}
-		if (number(colon + 1, end, OPT_COUNT, 1, BLAST_MAX_BURST, &v, "N", err, errlen) < 0)
+		if (opt_parse_span(colon + 1, end, OPT_COUNT, 1, BLAST_MAX_BURST, &v, "N", err, errlen) < 0)
 			return -1;
 		p->burst = (unsigned)v;
 		return 0;
@@ -263,9 +243,9 @@ int pattern_parse(const char *spec, struct blast_pattern *p, char *err, size_t e
 			snprintf(err, errlen, "frames takes three numbers: frames:FPS:MEAN:SD");
 			return -1;
 		}
-		if (number(colon + 1, c2, OPT_COUNT, 1, BLAST_MAX_FPS, &p->fps, "FPS", err, errlen) < 0 ||
-		    number(c2 + 1, c3, OPT_BYTES, 1, BLAST_MAX_FRAME, &p->mean, "MEAN", err, errlen) < 0 ||
-		    number(c3 + 1, end, OPT_BYTES, 0, BLAST_MAX_FRAME, &p->sd, "SD", err, errlen) < 0)
+		if (opt_parse_span(colon + 1, c2, OPT_COUNT, 1, BLAST_MAX_FPS, &p->fps, "FPS", err, errlen) < 0 ||
+		    opt_parse_span(c2 + 1, c3, OPT_BYTES, 1, BLAST_MAX_FRAME, &p->mean, "MEAN", err, errlen) < 0 ||
+		    opt_parse_span(c3 + 1, end, OPT_BYTES, 0, BLAST_MAX_FRAME, &p->sd, "SD", err, errlen) < 0)
 			return -1;
 		return 0;
 	}

@@ -169,3 +169,22 @@ void opt_done(void)
 	fprintf(stderr, "%s: writing to stdout: %s\n", opt_prog, strerror(e));
 	exit(1);
 }
+
+int opt_parse_span(const char *s, const char *e, enum opt_unit unit, uint64_t min, uint64_t max, uint64_t *out,
+		   const char *what, char *err, size_t errlen)
+{
+	char tok[32];
+	const char *bad;
+
+	if (e - s <= 0 || (size_t)(e - s) >= sizeof tok) {
+		snprintf(err, errlen, "%s '%.*s': not a number", what, (int)(e - s > 20 ? 20 : e - s), s);
+		return -1;
+	}
+	memcpy(tok, s, (size_t)(e - s));
+	tok[e - s] = '\0';
+	if ((bad = opt_parse_u64(tok, unit, min, max, out))) {
+		snprintf(err, errlen, "%s '%s': %s", what, tok, bad);
+		return -1;
+	}
+	return 0;
+}

@@ -3,6 +3,7 @@
  * tools and end a bad command line with a message naming the option and the range, exit 2. */
 #ifndef OPT_H
 #define OPT_H
+#include <stddef.h>
 #include <stdint.h>
 
 enum opt_unit {
@@ -17,6 +18,10 @@ extern const char *opt_prog; /* "blast" or "suck", for messages */
 
 /* NULL on success, otherwise why the text is not acceptable. */
 const char *opt_parse_u64(const char *s, enum opt_unit unit, uint64_t min, uint64_t max, uint64_t *out);
+/* One number of a longer spec (blast -s 64:7,576:4 or --pattern burst:8), the text [s, e) within
+ * min..max; on failure -1 and "WHAT 'TEXT': why" in err. */
+int opt_parse_span(const char *s, const char *e, enum opt_unit unit, uint64_t min, uint64_t max, uint64_t *out,
+		   const char *what, char *err, size_t errlen);
 /* Durations: a decimal number with an optional unit ns, us, ms, s (default) or m. */
 const char *opt_parse_secs(const char *s, double min, double max, double *out);
 /* Index of s in the NULL-terminated list names, or -1. */

@@ -229,15 +229,6 @@ OPT(int, cpu, .name = "cpu", .arg = "N", .type = OD_CPU, .def = "not pinned", .k
     .flags = OD_CHECK_ONLY,
     .help = "pin thread i to CPU N+i",
     .doc = "pin thread i to CPU N+i, N 0..CPUs-1; a pool's workers take their receiving thread's")
-OPT(int, fmt, .sname = 'o', .name = "output", .arg = "FMT", .type = OD_NAMES, .names = report_fmt_names,
-    OD_DEF("text"),
-    .help = "text, tsv or json",
-    .doc = "`text`, `tsv` or `json`")
-OPT(int, verbose, .sname = 'v', .name = "verbose", .type = OD_FLAG, .def = "off",
-    .help = "the text report with every key (off: the headline keys only)",
-    .doc = "the text report with every key; off, text shows the headline keys (what was sent, received, "
-	   "lost and where, the rate, the CPU per datagram, the memory, the measures asked for); tsv and "
-	   "json always have every key")
 OPT(double, interval_s, .sname = 'i', .name = "interval", .arg = "SECS", .type = OD_SECS, .lo = 0.01,
     .hi = 1e6, .range = "", .def = "off", .key = "interval_s", .sec = SS_RUN, .flags = OD_CHECK_ONLY,
     .help = "progress line on stderr every SECS",
@@ -249,7 +240,4 @@ OPT(int, check, .name = "check", .type = OD_FLAG,
     .doc = "check every option, bind one socket and set up the variant as a run would (same exit and "
 	   "message), print the settings as one report row (`check` 1), close it and exit; nothing is "
 	   "received")
-OPT_ARG(.sname = 'h', .name = "help", .type = OD_HELP, .help = "this text",
-	.doc = "print the usage and exit")
-OPT_ARG(.sname = 'V', .name = "version", .type = OD_VERSION, .help = "version",
-	.doc = "print the version (`git describe` of the build) and exit")
+#include "opttail.h"
