@@ -10,6 +10,9 @@
 # the RTT's p50, the variants ordered
 # by median and each tested against the next with the two-sided Mann-Whitney U test of stats.awk
 # (p <= alpha, 0.05 when not given), and a note when the runs are too few for any p to reach alpha.
+# With -v part=loss, only "Where the loss went" (suck --drops, the suite's --drops): per variant
+# the lost datagrams by the kernel's drop reason (every suck_drop_* figure but the fins, those
+# with a count in some run), queue dropped and unexplained; nothing when no run counted drops.
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
@@ -105,6 +108,12 @@ function table(t,    ncol, i, k, parts, f, head, w, line, sep, cells) {
 NR == 1 { next }
 {
 	v = $1
+	if ($2 ~ /^suck_drop_/ && $2 != "suck_drop_fins" && !($2 in isreason)) {
+		isreason[$2] = 1
+		reason[++nreason] = $2
+	}
+	if ($2 in isreason && $6 > 0)
+		seenreason[$2] = 1
 	if (!(v in runs)) {
 		order[++nv] = v
 		runs[v] = 0
@@ -196,7 +205,40 @@ function commentary(    q, kv, f, what, better, k, m, v, med, sv, ix, a, b, na, 
 			" runs per variant at least would do (scripts/suite -r " mw_needed(alpha) ")."
 }
 
+# loss(): the section "Where the loss went", when the runs counted the kernel's drops.
+function loss(    k, i, r, d, name) {
+	for (k = 1; k <= nv; k++)
+		if ((order[k], "suck_drops_attributed") in med)
+			d = 1
+	if (!d)
+		return
+	spec[1] = "runs:runs|suck_lost:lost|suck_drops_attributed:kernel dropped"
+	r = ""
+	for (i = 1; i <= nreason; i++) {
+		if (!(reason[i] in seenreason))
+			continue
+		name = toupper(substr(reason[i], 11))
+		if (name == "OTHER")
+			name = "other reasons"
+		spec[1] = spec[1] "|" reason[i] ":" name
+	}
+	spec[1] = spec[1] "|suck_queue_dropped:queue dropped|suck_unexplained:unexplained"
+	print ""
+	print "## Where the loss went"
+	print ""
+	print "The datagrams each variant lost (sent - valid) by where they went, suck --drops: the kernel's drops" \
+		" of the run's datagrams, by drop reason (a reason no run saw is left out), pool's queue drops, and" \
+		" unexplained, lost where this host's kernel saw no drop. Every run's lost = kernel dropped + queue" \
+		" dropped + unexplained; the medians here need not add up (each run's are in runs.tsv)."
+	print ""
+	table(1)
+}
+
 END {
+	if (part == "loss") {
+		loss()
+		exit
+	}
 	for (k = 1; k <= nv; k++) {
 		if ((order[k], "suck_lat_p50_us") in med)
 			lat = 1
