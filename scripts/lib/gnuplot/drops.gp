@@ -9,9 +9,13 @@ load dir.'/style.gp'
 set title "Where the lost datagrams went, by receive variant (suck --drops)\n".subtitle
 set xlabel 'receive variant (suck -m)'
 set ylabel 'datagrams lost per run (median of the runs)'
-set format y '%.0s%c'
+# Ticks in one unit, as many decimals as they need (1.5M, not a second 2M).
+stats datafile using 2 nooutput
+top = STATS_max
+if (top >= 1e6) { unit = 1e6; set format y '%gM' } else { if (top >= 1e3) { unit = 1e3; set format y '%gk' } else { unit = 1; set format y '%g' } }
 set style histogram rowstacked
 set boxwidth 0.55
+set key width 2 # the reasons' long names stay inside the box
 set yrange [0:*]
 set linetype 5 lc rgb '#c04040'
 set linetype 6 lc rgb '#40a0a0'
@@ -21,5 +25,5 @@ set linetype 9 lc rgb '#d080c0'
 set linetype 10 lc rgb '#603010'
 set linetype 11 lc rgb '#bbbbbb'
 pos(x) = x > 0 ? x : 0
-plot for [i=1:nseries] datafile using (pos(column(3*i+2))):xtic(1) title word(names, i) lt i, \
-	'' using ($0 - 0.36):2:(0.72):(0) with vectors nohead lc rgb '#1d4f8f' lw 3 title 'lost (median)'
+plot for [i=1:nseries] datafile using (pos(column(3*i+2)) / unit):xtic(1) title word(names, i) lt i, \
+	'' using ($0 - 0.36):($2 / unit):(0.72):(0) with vectors nohead lc rgb '#1d4f8f' lw 3 title 'lost (median)'
