@@ -185,7 +185,10 @@ X=$TMP/fixed
 mkdir -p "$X"
 : >"$TMP/empty.list"
 {
-	awk -f scripts/lib/stats.awk -v experiment=gso-2018 -v pub=results/published/udp-gso-2018.tsv -f scripts/lib/reproduce-rows-tsv.awk "$TMP/empty.list"
+	awk -f scripts/lib/stats.awk -v experiment=gso-2018 -v pub=results/published/udp-gso-2018.tsv \
+		-v pubsrc="$(sed -n 's/^#set PUBSRC //p' scripts/lib/rows/gso-2018.tsv)" \
+		-v columns="$(sed -n 's/^#set TSV_COLUMNS //p' scripts/lib/rows/gso-2018.tsv)" \
+		-f scripts/lib/reproduce-rows-tsv.awk "$TMP/empty.list"
 	for r in "udp 1 400 300000 1472.0 2.0" "udp 2 450 330000 1472.0 2.1" "udp 3 500 360000 1472.0 2.2" \
 		"udp@gso 1 1200 280000 61824.0 0.30" "udp@gso 2 1300 310000 61824.0 0.32" "udp@gso 3 1400 370000 61824.0 0.34"; do
 		set -- $r

@@ -218,6 +218,8 @@ mkdir -p "$X"
 {
 	: >"$TMP/empty.list"
 	awk -f scripts/lib/stats.awk -v experiment=sendmmsg-2011 -v list="$TMP/empty.list" -v pub=results/published/sendmmsg-2011.tsv \
+		-v pubsrc="$(sed -n 's/^#set PUBSRC //p' scripts/lib/rows/sendmmsg-2011.tsv)" \
+		-v columns="$(sed -n 's/^#set TSV_COLUMNS //p' scripts/lib/rows/sendmmsg-2011.tsv)" \
 		-f scripts/lib/reproduce-rows-tsv.awk "$TMP/empty.list" results/published/sendmmsg-2011.tsv
 	for bp in 1:100000 2:110000 4:125000 8:130000 16:135000 32:138000 64:140000; do
 		for k in 1 2 3; do

@@ -1,7 +1,8 @@
 # reproduce-rows-tsv.awk: the runs of a rows experiment (lib/rows) in, reproduce.tsv out: the
 # published rows (source: the year) and one row per run here (source here), in the columns of the
 # experiment (results/README.md lists them). Run as
-#   awk -f stats.awk -v experiment=EXP -v pub=PUB -f reproduce-rows-tsv.awk LIST
+#   awk -f stats.awk -v experiment=EXP -v pub=PUB -v pubsrc=YEAR -v columns="COL ..." \
+#       -f reproduce-rows-tsv.awk LIST
 # LIST: a line per run, "row, run, blast's report, the receiver's report" (tab-separated), in
 # order, the receiver's "-" when it has none (the bare sink); PUB the published tsv (read first;
 # given again as a file it is skipped). A report is a tool's tsv: a header line and one row, read
@@ -26,30 +27,16 @@
 BEGIN {
 	FS = OFS = "\t"
 	MSG = 61824
-	if (experiment == "gso-2018") {
-		ncol = split("source row run how duration_s sent bytes calls mb_s msg_s calls_s bytes_per_call cpu_s cpu_pct cpu_s_per_gb errors cycles", col, " ")
-		pubsrc = "2018"
-	} else if (experiment == "gro-2018") {
-		ncol = split("source row run how duration_s sent received received_pct dropped bytes calls idle_calls mb_s calls_s bytes_per_call datagrams_per_call cpu_s cpu_s_per_gb rx_kernel_s rx_kernel_s_per_gb", col, " ")
-		pubsrc = "2018"
-	} else if (experiment == "sendmmsg-2011") {
-		ncol = split("source row table batch run how duration_s sent received received_pct dropped pps sender_pps receiver_pps calls datagrams_per_call cpu_ns_per_pkt rx_kernel_ns_per_pkt raw_pps", col, " ")
-		pubsrc = "2011"
-	} else if (experiment == "cloudflare-2015") {
-		ncol = split("source row run how duration_s sent received received_pct dropped mpps cpu_ns_per_pkt rx_kernel_ns_per_pkt threads thread_received_min thread_received_max mpps_lo mpps_hi", col, " ")
-		pubsrc = "2015"
-	} else if (experiment == "lua-2014") {
-		ncol = split("source variant strategy_2014 receiver run duration_s sent received received_pct memory_k dropped cpu_ns_per_pkt", col, " ")
-		pubsrc = "2014"
-		lua["immutable-string"] = "copy"
-		lua["buffer-userdata"] = "buffer"
-	} else if (experiment == "zerocopy") {
-		ncol = split("source row table family size run how duration_s sent received received_pct pps received_pps mbytes_s cpu_ns_per_pkt zc_sends zc_completions zc_copied zc_enobufs dropped pub_copy pub_zc pub_unit pub_ratio", col, " ")
-		pubsrc = "2021-2024"
-	} else {
-		print "reproduce-rows-tsv: experiment must be lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015 or zerocopy" > "/dev/stderr"
+	# the columns and the source year: the rows file's #set TSV_COLUMNS and #set PUBSRC
+	ncol = split(columns, col, " ")
+	if (ncol < 3 || pubsrc == "") {
+		print "reproduce-rows-tsv: columns and pubsrc must be given (the rows file's #set TSV_COLUMNS and PUBSRC)" > "/dev/stderr"
 		bad = 1
 		exit 1
+	}
+	if (experiment == "lua-2014") {
+		lua["immutable-string"] = "copy"
+		lua["buffer-userdata"] = "buffer"
 	}
 	# PUB: its comment lines, a header, the rows
 	while ((getline line < pub) > 0) {
