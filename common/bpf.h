@@ -46,9 +46,9 @@
 #define BI_JMP_IMM(op, d, i)   BI(BPF_JMP | (op) | BPF_K, d, 0, 0, i)
 #define BI_JA()                BI(BPF_JMP | BPF_JA, 0, 0, 0, 0)
 
-#define BPF_ASM_MAX    192 /* instructions: the XDP program here needs fewer than 60, suck
-			    * --drops' fewer than 120 */
-#define BPF_ASM_LABELS 16
+#define BPF_ASM_MAX    256 /* instructions: the XDP program here needs fewer than 60, suck
+			    * --drops' fewer than 200 */
+#define BPF_ASM_LABELS 24
 
 /* A program being written: bpf_emit appends, bpf_jump appends a jump to a label that
  * bpf_label places (before or after), bpf_asm_end resolves every jump. */

@@ -39,7 +39,7 @@ _Static_assert(NFIXED + 1 <= sizeof((struct drops_run *)0)->fixed / sizeof(uint6
 
 struct drops {
 	struct drops_fmt fmt;
-	int map, prog, pfd;    /* pfd: the perf event the program is attached through */
+	int map, chain, prog, pfd; /* pfd: the perf event the program is attached through */
 	struct drops_mib base; /* the MIB at the last settle (or the open) */
 	unsigned nunk;         /* run 0 (no header readable): each reason's count already given */
 	struct { uint32_t reason; uint64_t taken; } unk[64];
@@ -272,6 +272,8 @@ int drops_layout(const struct btf *b, struct drops_layout *l, char *why, size_t 
 		{ "sk_buff", "tail", offsetof(struct drops_layout, tail), 0 },
 		{ "skb_shared_info", "gso_size", offsetof(struct drops_layout, gso_size), 2 },
 		{ "skb_shared_info", "gso_segs", offsetof(struct drops_layout, gso_segs), 2 },
+		{ "skb_shared_info", "frag_list", offsetof(struct drops_layout, frag_list), 8 },
+		{ "sk_buff", "next", offsetof(struct drops_layout, next), 8 },
 		{ "sk_buff", "dev", offsetof(struct drops_layout, dev), 8 },
 		{ "sock_common", "skc_net", offsetof(struct drops_layout, skc_net), 8 },
 		{ "net_device", "nd_net", offsetof(struct drops_layout, nd_net), 8 },
@@ -297,16 +299,19 @@ int drops_layout(const struct btf *b, struct drops_layout *l, char *why, size_t 
 }
 
 enum { L_OUT, L_DATA, L_NET, L_V4, L_V6, L_UDP, L_PAGED, L_SEGS, L_COUNT, L_INSERT, L_DEV, L_NETNS,
-       L_UNKNOWN, L_WIN };
+       L_UNKNOWN, L_WIN, L_CLEAR, L_START, L_MOVE };
 
 /* The stack: the sk_buff's window, the IP header, UDP and blast's header, the shared info's
- * GSO fields, the key and the value. */
+ * GSO fields, the key and the value; whether this skb is a member of a counted skb's frag_list,
+ * and that skb's key. */
 #define S_WIN (-64)
 #define S_IP (-112)
 #define S_UDP (-136)
 #define S_GSO (-152) /* also the network namespace's pointers, before */
 #define S_KEY (-168)
 #define S_VAL (-176)
+#define S_MEM (-184)
+#define S_HKEY (-200)
 #define W_MAX 64 /* bytes of sk_buff read at once */
 #define G_MAX 16 /* bytes of skb_shared_info */
 
@@ -326,15 +331,17 @@ static void probe(struct bpf_asm *a, int at, int len, int src, int off)
 }
 
 int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const struct drops_match *m,
-	       int map_fd, struct bpf_insn *insn)
+	       int map_fd, int chain_fd, struct bpf_insn *insn)
 {
 	const struct bpf_insn map[2] = { BI_LD_MAP_FD(BPF_REG_1, map_fd) };
+	const struct bpf_insn chain[2] = { BI_LD_MAP_FD(BPF_REG_1, chain_fd) };
 	/* the windows start 8-aligned, so that each field, aligned in its struct, is on the stack
 	 * too (the verifier refuses a misaligned stack read) */
 	unsigned wlo = umin(umin(umin(l->head, l->data), umin(l->network_header, l->end)), l->tail) & ~7u;
 	unsigned whi = umax(umax(umax(l->head + 8, l->data + 8), umax(l->network_header + 2, l->end + l->end_size)),
 			    l->tail + l->end_size);
-	unsigned glo = umin(l->gso_size, l->gso_segs) & ~7u, ghi = umax(l->gso_size, l->gso_segs) + 2;
+	unsigned glo = umin(umin(l->gso_size, l->gso_segs), l->frag_list) & ~7u,
+		 ghi = umax(umax(l->gso_size, l->gso_segs) + 2, l->frag_list + 8);
 	uint32_t magic;
 	struct bpf_asm a;
 
@@ -348,6 +355,42 @@ int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const st
 	bpf_emit(&a, BI_MOV64_REG(BPF_REG_6, BPF_REG_1));
 	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_7, BPF_REG_6, (int16_t)f->skb_off));
 	bpf_emit(&a, BI_LDX(f->reason_size == 4 ? BPF_W : BPF_H, BPF_REG_8, BPF_REG_6, (int16_t)f->reason_off));
+	/* A coalesced (GRO) skb dropped whole counts as all its datagrams (gso_segs), those of its
+	 * frag_list too; the kernel then frees each member of that list on the same CPU, one after
+	 * another, each passing here again (NOT_SPECIFIED). The per-CPU chain holds the next member
+	 * expected and the counted skb's key; any other drop ends the chain. A member is looked at
+	 * under that skb's reason: of the same run and type it was counted already; else (a fin
+	 * that GRO put at the end of the data) it moves from that skb's count to its own. */
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_2, 0));
+	bpf_emit(&a, BI_STX(BPF_DW, BPF_REG_10, BPF_REG_2, S_MEM));
+	bpf_emit(&a, BI_STX(BPF_W, BPF_REG_10, BPF_REG_2, S_KEY));
+	bpf_emit(&a, chain[0]);
+	bpf_emit(&a, chain[1]);
+	bpf_emit(&a, BI_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	bpf_emit(&a, BI_ADD64_IMM(BPF_REG_2, S_KEY));
+	bpf_emit(&a, BI_CALL(BPF_FUNC_map_lookup_elem));
+	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_0, 0), L_START);
+	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_2, BPF_REG_0, 0));
+	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_2, 0), L_START);
+	bpf_jump(&a, BI_JMP_REG(BPF_JNE, BPF_REG_2, BPF_REG_7), L_CLEAR);
+	bpf_emit(&a, BI_MOV64_REG(BPF_REG_9, BPF_REG_0));
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_2, 0));
+	bpf_emit(&a, BI_STX(BPF_DW, BPF_REG_10, BPF_REG_2, S_VAL));
+	probe(&a, S_VAL, 8, BPF_REG_7, (int)l->next);
+	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_2, BPF_REG_10, S_VAL));
+	bpf_emit(&a, BI_STX(BPF_DW, BPF_REG_9, BPF_REG_2, 0));
+	for (int k = 0; k < 12; k += 4) {
+		bpf_emit(&a, BI_LDX(BPF_W, BPF_REG_2, BPF_REG_9, (int16_t)(8 + k)));
+		bpf_emit(&a, BI_STX(BPF_W, BPF_REG_10, BPF_REG_2, (int16_t)(S_HKEY + k)));
+	}
+	bpf_emit(&a, BI_LDX(BPF_W, BPF_REG_8, BPF_REG_9, 8 + 4));
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_2, 1));
+	bpf_emit(&a, BI_STX(BPF_DW, BPF_REG_10, BPF_REG_2, S_MEM));
+	bpf_jump(&a, BI_JA(), L_START);
+	bpf_label(&a, L_CLEAR);
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_2, 0));
+	bpf_emit(&a, BI_STX(BPF_DW, BPF_REG_0, BPF_REG_2, 0));
+	bpf_label(&a, L_START);
 	/* The network namespace: the receiving socket's where the tracepoint names one (rx_sk),
 	 * else the device's, unless skb->dev holds UDP's scratch words (a queued skb's), which are
 	 * no kernel pointer. Another namespace's drop is not suck's; r6 0 when none was found
@@ -450,9 +493,29 @@ int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const st
 	bpf_emit(&a, BI_STX(BPF_W, BPF_REG_10, BPF_REG_2, S_KEY));
 	bpf_emit(&a, BI_STX(BPF_W, BPF_REG_10, BPF_REG_8, S_KEY + 4));
 	bpf_emit(&a, BI_STX(BPF_W, BPF_REG_10, BPF_REG_3, S_KEY + 8));
-	bpf_jump(&a, BI_JA(), L_SEGS);
+	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_4, BPF_REG_10, S_MEM));
+	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_4, 0), L_SEGS);
+	/* a frag_list member: of the counted skb's run and type, counted with it */
+	bpf_emit(&a, BI_LDX(BPF_W, BPF_REG_4, BPF_REG_10, S_HKEY));
+	bpf_jump(&a, BI_JMP_REG(BPF_JNE, BPF_REG_4, BPF_REG_2), L_MOVE);
+	bpf_emit(&a, BI_LDX(BPF_W, BPF_REG_4, BPF_REG_10, S_HKEY + 8));
+	bpf_jump(&a, BI_JMP_REG(BPF_JEQ, BPF_REG_4, BPF_REG_3), L_OUT);
+	bpf_label(&a, L_MOVE);
+	/* else one fewer there (if it is there: else left where it was), one more here */
+	bpf_emit(&a, map[0]);
+	bpf_emit(&a, map[1]);
+	bpf_emit(&a, BI_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	bpf_emit(&a, BI_ADD64_IMM(BPF_REG_2, S_HKEY));
+	bpf_emit(&a, BI_CALL(BPF_FUNC_map_lookup_elem));
+	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_0, 0), L_OUT);
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_2, -1));
+	bpf_emit(&a, BI_ATOMIC_ADD64(BPF_REG_0, BPF_REG_2, 0));
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_6, 1));
+	bpf_jump(&a, BI_JA(), L_COUNT);
 	bpf_label(&a, L_PAGED);
 	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_6, 0), L_OUT); /* the port alone: suck's namespace only */
+	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_4, BPF_REG_10, S_MEM));
+	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_4, 0), L_OUT); /* a member's type is not known here */
 	probe(&a, S_UDP, 8, BPF_REG_9, 0);
 	bpf_jump(&a, BI_JMP_IMM(BPF_JNE, BPF_REG_0, 0), L_OUT);
 	bpf_emit(&a, BI_LDX(BPF_H, BPF_REG_2, BPF_REG_10, S_UDP + 2));
@@ -478,6 +541,22 @@ int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const st
 	bpf_emit(&a, BI_LDX(BPF_H, BPF_REG_2, BPF_REG_10, (int16_t)(S_GSO + (int)(l->gso_segs - glo))));
 	bpf_jump(&a, BI_JMP32_IMM(BPF_JEQ, BPF_REG_2, 0), L_COUNT);
 	bpf_emit(&a, BI_MOV64_REG(BPF_REG_6, BPF_REG_2));
+	/* a frag_list: its first member is the next drop expected on this CPU, with this key */
+	bpf_emit(&a, BI_LDX(BPF_DW, BPF_REG_9, BPF_REG_10, (int16_t)(S_GSO + (int)(l->frag_list - glo))));
+	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_9, 0), L_COUNT);
+	bpf_emit(&a, BI_MOV64_IMM(BPF_REG_2, 0));
+	bpf_emit(&a, BI_STX(BPF_W, BPF_REG_10, BPF_REG_2, S_VAL));
+	bpf_emit(&a, chain[0]);
+	bpf_emit(&a, chain[1]);
+	bpf_emit(&a, BI_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	bpf_emit(&a, BI_ADD64_IMM(BPF_REG_2, S_VAL));
+	bpf_emit(&a, BI_CALL(BPF_FUNC_map_lookup_elem));
+	bpf_jump(&a, BI_JMP_IMM(BPF_JEQ, BPF_REG_0, 0), L_COUNT);
+	bpf_emit(&a, BI_STX(BPF_DW, BPF_REG_0, BPF_REG_9, 0));
+	for (int k = 0; k < 12; k += 4) {
+		bpf_emit(&a, BI_LDX(BPF_W, BPF_REG_2, BPF_REG_10, (int16_t)(S_KEY + k)));
+		bpf_emit(&a, BI_STX(BPF_W, BPF_REG_0, BPF_REG_2, (int16_t)(8 + k)));
+	}
 	/* count[key] += r6: an entry there is added to, else made (another CPU may make it first) */
 	bpf_label(&a, L_COUNT);
 	bpf_emit(&a, BI_STX(BPF_DW, BPF_REG_10, BPF_REG_6, S_VAL));
@@ -615,7 +694,7 @@ int drops_open(struct drops **dp, int fd)
 		warn("--drops: malloc");
 		return 1;
 	}
-	d->map = d->prog = d->pfd = -1;
+	d->map = d->chain = d->prog = d->pfd = -1;
 	if ((st = tracepoint(&id, &d->fmt))) {
 		drops_close(d);
 		return st;
@@ -670,7 +749,14 @@ int drops_open(struct drops **dp, int fd)
 		drops_close(d);
 		return missing(e) ? 4 : 1;
 	}
-	if ((n = drops_prog(&d->fmt, &l, &m, d->map, insn)) < 0) {
+	if ((d->chain = bpf_map_new(BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(uint32_t), DROPS_CHAIN_SIZE, 1,
+				    "suck_chain")) < 0) {
+		e = errno;
+		warn("--drops: bpf BPF_MAP_CREATE (a per-CPU array)%s", privilege(e));
+		drops_close(d);
+		return missing(e) ? 4 : 1;
+	}
+	if ((n = drops_prog(&d->fmt, &l, &m, d->map, d->chain, insn)) < 0) {
 		warnx("--drops: the sk_buff fields lie too far apart for this program (head %u, data %u, "
 		      "network_header %u, end %u)", l.head, l.data, l.network_header, l.end);
 		drops_close(d);
@@ -724,6 +810,8 @@ void drops_close(struct drops *d)
 		close(d->prog);
 	if (d->map >= 0)
 		close(d->map);
+	if (d->chain >= 0)
+		close(d->chain);
 	free(d);
 }
 

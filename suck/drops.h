@@ -3,7 +3,8 @@
  * IP and UDP headers and the first bytes of the payload with bpf_probe_read_kernel, at the
  * struct sk_buff offsets the kernel's BTF gives, and counts the datagrams to suck's port that
  * carry a blast header, in a hash map keyed by run id, drop reason and datagram type; a GSO or
- * GRO skb counts as its segments (skb_shinfo gso_segs). The reasons' names come from the
+ * GRO skb counts as its segments (skb_shinfo gso_segs), and the members of its frag_list, freed
+ * after it, are not counted again. The reasons' names come from the
  * tracepoint's format file (its __print_symbolic list). Around each run the UDP MIB counters of
  * /proc/net/snmp and snmp6 are read too. Nothing of this is on the receive path: suck's own
  * code pays nothing per datagram, with or without --drops; the program runs in the kernel at
@@ -40,7 +41,8 @@ int drops_parse_format(const char *text, struct drops_fmt *f, const char **why);
 struct drops_layout {
 	unsigned head, data, network_header, end, tail;
 	unsigned end_size;                                  /* end and tail: offsets from head (4) or pointers (8) */
-	unsigned gso_size, gso_segs;                          /* in skb_shared_info */
+	unsigned gso_size, gso_segs, frag_list;               /* in skb_shared_info */
+	unsigned next;                                        /* sk_buff.next: a frag_list's link */
 	unsigned dev, skc_net, nd_net;    /* sk_buff.dev, sock_common.skc_net, net_device.nd_net */
 	unsigned net_inum, ns_inum;       /* net.ns.inum (ns_inum: its offset in ns_common) */
 };
@@ -55,9 +57,11 @@ struct drops_match {
 	uint32_t netns;
 };
 /* The program into insn (room for BPF_ASM_MAX): the number of instructions, or -1 (a layout
- * whose fields lie too far apart for one read). */
+ * whose fields lie too far apart for one read). map_fd: the counts; chain_fd: a per-CPU array
+ * of one DROPS_CHAIN_SIZE value, the next frag_list member of a counted skb and its key. */
+#define DROPS_CHAIN_SIZE 24
 int drops_prog(const struct drops_fmt *f, const struct drops_layout *l, const struct drops_match *m,
-	       int map_fd, struct bpf_insn *insn);
+	       int map_fd, int chain_fd, struct bpf_insn *insn);
 
 /* The map's key and value: a run's datagrams of one type dropped for one reason. */
 struct drops_key {

@@ -7,8 +7,9 @@
 # dropping every Nth datagram of the port (NETFILTER_DROP; GSO skbs counted as their
 # segments), datagrams with a wrong UDP checksum from a raw socket (UDP_CSUM), a tc ingress
 # cls_bpf program in direct-action mode on a veth (TC_INGRESS), an XDP program on it
-# (XDP_DROP, which the kernel frees without a reason: NOT_SPECIFIED, in drop_other); IPv4 and
-# IPv6. Then --serve's rows each with their own run's drops, the program gone after SIGINT and
+# (XDP_DROP, which the kernel frees without a reason: NOT_SPECIFIED, in drop_other), GRO on the
+# veth coalescing what then overflows the buffer (each datagram once, though the kernel frees a
+# coalesced skb's frag_list after it); IPv4 and IPv6. Then --serve's rows each with their own run's drops, the program gone after SIGINT and
 # SIGKILL, the exit 4 of a missing tracepoint, BTF or privilege, and the keys without --drops.
 # Everything runs in network namespaces made here (their lo, or a veth pair with addresses of
 # 198.18.0.0/15 and 2001:2::/48), which the trap removes with their rules and programs; every
@@ -232,6 +233,32 @@ for how in xdp-drv xdp-skb xdp-drv6; do
 	fi
 done
 check "no XDP program left on $DR ($(ip -n "$R" link show dev "$DR" | tr '\n' ' '))" sh -c "! ip -n '$R' link show dev '$DR' | grep -q xdp"
+
+# --- (f) GRO on the veth: coalesced skbs dropped whole at a full buffer, each counted as its
+# segments; the members of a frag_list, freed after their head, are not counted again
+for a in 198.18.0.2 2001:2::2; do
+	n=grov$(echo $a | cut -c1-4)
+	if ! ip netns exec "$R" "$BIN/netdev" set "$DR" rx-gro on >"$TMP/$n.gro" 2>&1 ||
+		! grep -qx 'rx-gro on' "$TMP/$n.gro"; then
+		skip "$n: GRO cannot be turned on on the veth: $(tr '\n' ' ' <"$TMP/$n.gro")"
+		continue
+	fi
+	# blast's GSO buffers cut into datagrams on the way out, a burst into the veth's ring (the
+	# veth takes its NAPI path only from a peer without TSO); NAPI in a thread of its own polls
+	# them in batches, which GRO coalesces
+	ip netns exec "$S" "$BIN/netdev" set "$DS" tx-udp-segmentation off tx-tcp-segmentation off \
+		tx-tcp6-segmentation off tx-tcp-ecn-segmentation off tx-tcp-mangleid-segmentation off >/dev/null 2>&1
+	ip netns exec "$R" sh -c "echo 1 >/sys/class/net/$DR/threaded" 2>/dev/null
+	sk "$n" "$R" $a -m gro -R 4k -w histogram:200 &&
+		ip netns exec "$S" "$BIN/blast" -a $a -p "$PORT" --run-id $RUN -n 20000 -s 500 >/dev/null 2>&1
+	sk_end "$n"
+	ip netns exec "$R" "$BIN/netdev" set "$DR" rx-gro off >/dev/null 2>&1
+	ip netns exec "$R" sh -c "echo 0 >/sys/class/net/$DR/threaded" 2>/dev/null
+	ledger "$n" drop_socket_rcvbuff
+	check "$n: coalesced on the veth (kernel_drops $(v "$n" kernel_drops) < dropped $(v "$n" dropped))" \
+		test "$(v "$n" kernel_drops)" -lt "$(v "$n" dropped)"
+	check "$n: detail SOCKET_RCVBUFF only ($(v "$n" drop_detail))" test "$(v "$n" drop_detail)" = "SOCKET_RCVBUFF:$(v "$n" lost)"
+done
 
 # --- the same port and run dropped in another namespace (no socket there) are not this suck's
 noports() { ip netns exec "$S" awk '/^Udp:/ && ++n == 2 { print $3 }' /proc/net/snmp; }

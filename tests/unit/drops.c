@@ -153,7 +153,8 @@ static void test_btf(void)
 	member("dev", ptr, 0);
 	member("dev_scratch", u64, 0);
 	/* a bit field under kind_flag */
-	unsigned skb = type("sk_buff", BTF_KIND_STRUCT, 8, 1, 232);
+	unsigned skb = type("sk_buff", BTF_KIND_STRUCT, 9, 1, 232);
+	member("next", ptr, 0);
 	member("", devu, 16 * 8);
 	member("len", u32, 112 * 8);
 	member("flags", u32, 8u << 24 | 120 * 8);
@@ -162,9 +163,10 @@ static void test_btf(void)
 	member("end", data_t, 188 * 8);
 	member("head", ptr, 192 * 8);
 	member("data", ptr, 200 * 8);
-	unsigned shi = type("skb_shared_info", BTF_KIND_STRUCT, 2, 0, 320);
+	unsigned shi = type("skb_shared_info", BTF_KIND_STRUCT, 3, 0, 320);
 	member("gso_size", u16, 4 * 8);
 	member("gso_segs", u16, 6 * 8);
+	member("frag_list", ptr, 8 * 8);
 	type("sock_common", BTF_KIND_STRUCT, 1, 0, 136);
 	member("skc_net", ptr, 48 * 8);
 	type("net_device", BTF_KIND_STRUCT, 1, 0, 2048);
@@ -200,7 +202,8 @@ static void test_btf(void)
 	CHECK(btf_enum(bt, "skb_drop_reason", "SKB_DROP_REASON_NOPE", &v) < 0, "no such enumerator");
 	CHECK(drops_layout(bt, &l, why, sizeof why) == 0, "layout: %s", why);
 	CHECK(l.head == 192 && l.data == 200 && l.network_header == 178 && l.end == 188 && l.tail == 184 &&
-	      l.end_size == 4 && l.gso_size == 4 && l.gso_segs == 6, "layout as made");
+	      l.end_size == 4 && l.gso_size == 4 && l.gso_segs == 6 && l.frag_list == 8 && l.next == 0,
+	      "layout as made");
 	CHECK(l.dev == 16 && l.skc_net == 48 && l.nd_net == 264 && l.net_inum == 152 + 24,
 	      "namespace fields: dev %u skc_net %u nd_net %u net.ns.inum %u", l.dev, l.skc_net, l.nd_net, l.net_inum);
 
@@ -210,12 +213,12 @@ static void test_btf(void)
 	const char *w;
 	CHECK(drops_parse_format(format, &f, &w) == 0, "format");
 	struct drops_match m4 = { .port = 9, .v4 = 1 }, m46 = { .port = 9, .v4 = 1, .v6 = 1 };
-	int n4 = drops_prog(&f, &l, &m4, 3, insn), n46 = drops_prog(&f, &l, &m46, 3, insn);
+	int n4 = drops_prog(&f, &l, &m4, 3, 4, insn), n46 = drops_prog(&f, &l, &m46, 3, 4, insn);
 	CHECK(n4 > 40 && n46 > n4 && n46 <= BPF_ASM_MAX, "programs of %d and %d instructions", n4, n46);
 	f.rx_sk_size = 0; /* before 6.11: the device's namespace only */
-	CHECK(drops_prog(&f, &l, &m4, 3, insn) > 0 && drops_prog(&f, &l, &m4, 3, insn) < n4, "no rx_sk: shorter");
+	CHECK(drops_prog(&f, &l, &m4, 3, 4, insn) > 0 && drops_prog(&f, &l, &m4, 3, 4, insn) < n4, "no rx_sk: shorter");
 	l.data = 400;
-	CHECK(drops_prog(&f, &l, &m4, 3, insn) < 0 && errno == ERANGE, "fields 200 bytes apart: refused");
+	CHECK(drops_prog(&f, &l, &m4, 3, 4, insn) < 0 && errno == ERANGE, "fields 200 bytes apart: refused");
 	btf_free(bt);
 
 	/* broken blobs */
