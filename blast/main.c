@@ -21,6 +21,7 @@
 #include "opt.h"
 #include "report.h"
 #include "sys.h"
+#include "txdrops.h"
 #include "version.h"
 #include "wire.h"
 
@@ -166,7 +167,7 @@ static void add_zc(struct report *r, const struct flow *fs, const struct flow_to
 
 /* Prints the run's figures; the adding up is flow_sum's (send.c). */
 static void add_report(struct report *r, const struct flow *fs, const struct sys_cpu *c0,
-		       const struct sys_cpu *c1)
+		       const struct sys_cpu *c1, const struct txd *txd)
 {
 	static struct flow_total t;
 	double dur, cpu;
@@ -194,6 +195,7 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	report_f(r, "gap_max_us", (double)t.gaps.max_ns / 1e3, 2);
 	report_u64(r, "errors", t.errors);
 	report_str(r, "error_detail", t.detail[0] ? t.detail : "none");
+	txd_report(r, txd);
 	report_u64(r, "calls", t.calls);
 	report_u64(r, "fins", t.fins);
 	report_f(r, "user_s", c1->user_s - c0->user_s, 3);
@@ -242,6 +244,7 @@ int main(int argc, char **argv)
 	static struct flow fs[BLAST_MAX_FLOWS];
 	const struct sys_error *errs[BLAST_MAX_FLOWS];
 	struct sys_cpu c0, c1;
+	static struct txd txd;
 	struct report r;
 	uint64_t t0, first_line, sent = 0;
 	int rc = 0;
@@ -275,6 +278,7 @@ int main(int argc, char **argv)
 	}
 	if (cfg.rate)
 		rate_prepare();
+	txd_start(&txd, mode->socket ? fs[0].fd : -1, cfg.via ? packet_dev() : NULL);
 	sys_cpu_now(&c0);
 	t0 = sys_mono_ns();
 	/* One start and one deadline for all flows, however late a thread starts: the run's -t
@@ -314,6 +318,7 @@ int main(int argc, char **argv)
 	if (sys_error_print(errs, cfg.flows, "flows"))
 		rc = 1;
 	sys_cpu_now(&c1);
+	txd_stop(&txd);
 	if (!sent && !rc) {
 		fprintf(stderr, "blast: no datagram could be sent\n");
 		rc = 1;
@@ -321,7 +326,7 @@ int main(int argc, char **argv)
 	if (cfg.rtt)
 		rtt_warn(fs);
 	report_init(&r);
-	add_report(&r, fs, &c0, &c1);
+	add_report(&r, fs, &c0, &c1, &txd);
 	if (!cfg.verbose)
 		r.brief = brief_keys;
 	if (report_write(&r, (enum report_fmt)cfg.fmt, stdout) < 0) {

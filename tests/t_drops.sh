@@ -9,7 +9,8 @@
 # cls_bpf program in direct-action mode on a veth (TC_INGRESS), an XDP program on it
 # (XDP_DROP, which the kernel frees without a reason: NOT_SPECIFIED, in drop_other), GRO on the
 # veth coalescing what then overflows the buffer (each datagram once, though the kernel frees a
-# coalesced skb's frag_list after it); IPv4 and IPv6. Then --serve's rows each with their own run's drops, the program gone after SIGINT and
+# coalesced skb's frag_list after it), and a filter on the sender's egress (blast's
+# qdisc_drops; suck's unexplained); IPv4 and IPv6. Then --serve's rows each with their own run's drops, the program gone after SIGINT and
 # SIGKILL, the exit 4 of a missing tracepoint, BTF or privilege, and the keys without --drops.
 # Everything runs in network namespaces made here (their lo, or a veth pair with addresses of
 # 198.18.0.0/15 and 2001:2::/48), which the trap removes with their rules and programs; every
@@ -43,6 +44,15 @@ for k in drops_attributed unexplained drop_socket_rcvbuff drop_no_socket drop_ud
 done
 "$BIN/suck" -p 0 -t 10ms -o json >"$TMP/off.json" 2>/dev/null
 check "without --drops: json null" grep -q '"drops":0,"drops_attributed":null,"unexplained":null' "$TMP/off.json"
+
+# blast's side reads its device's counters through rtnetlink, which needs no privilege
+"$BIN/blast" -p 9 -n 10 -o tsv >"$TMP/b.tsv" 2>/dev/null
+check "blast: tx_dev lo, tx_dev_dropped and qdisc_drops counted ($(field "$TMP/b.tsv" tx_dev), $(field "$TMP/b.tsv" tx_dev_dropped), $(field "$TMP/b.tsv" qdisc_drops))" \
+	sh -c "test '$(field "$TMP/b.tsv" tx_dev)' = lo && test '$(field "$TMP/b.tsv" tx_dev_dropped)' -ge 0 && test '$(field "$TMP/b.tsv" qdisc_drops)' -ge 0"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$BIN/blast" -p 9 -n 10 -o tsv >"$TMP/b.tsv" 2>/dev/null
+	check "blast not root: qdisc_drops $(field "$TMP/b.tsv" qdisc_drops) all the same" test "$(field "$TMP/b.tsv" qdisc_drops)" -ge 0
+fi
 
 need_root_ip "suck --drops' injected drops"
 if ! command -v nft >/dev/null 2>&1; then
@@ -259,6 +269,32 @@ for a in 198.18.0.2 2001:2::2; do
 		test "$(v "$n" kernel_drops)" -lt "$(v "$n" dropped)"
 	check "$n: detail SOCKET_RCVBUFF only ($(v "$n" drop_detail))" test "$(v "$n" drop_detail)" = "SOCKET_RCVBUFF:$(v "$n" lost)"
 done
+
+# --- (g) at the sender: a clsact egress filter on blast's end of the veth drops every 8th data
+# datagram after the send call said yes; blast's qdisc_drops counts them, and suck, whose kernel
+# never saw them, has them as unexplained
+for a in 198.18.0.2 2001:2::2; do
+	n=egr$(echo $a | cut -c1-4)
+	sk "$n" "$R" $a -m mmsg -R 8M || continue
+	if ! { ip netns exec "$S" tc qdisc add dev "$DS" clsact &&
+		ip netns exec "$S" "$BIN/dropper" tc "$DS" "$PORT" 8 egress; } >"$TMP/$n.drop" 2>&1; then
+		fail "$n: the egress filter: $(cat "$TMP/$n.drop")"
+	fi
+	ip netns exec "$S" "$BIN/blast" -a $a -p "$PORT" --run-id $RUN -n 1000 -s 500 -g 1 -r 50k -o tsv \
+		>"$TMP/$n.blast" 2>"$TMP/$n.berr"
+	sk_end "$n"
+	ip netns exec "$S" tc qdisc del dev "$DS" clsact
+	check "$n: blast sent 1000 with no error ($(field "$TMP/$n.blast" sent), $(field "$TMP/$n.blast" error_detail))" \
+		test "$(field "$TMP/$n.blast" sent)/$(field "$TMP/$n.blast" errors)" = 1000/0
+	check "$n: blast's tx_dev $(field "$TMP/$n.blast" tx_dev), qdisc_drops $(field "$TMP/$n.blast" qdisc_drops): $DS, 125" \
+		test "$(field "$TMP/$n.blast" tx_dev)/$(field "$TMP/$n.blast" qdisc_drops)" = "$DS/125"
+	check "$n: suck lost 125 ($(v "$n" lost)), all unexplained ($(v "$n" unexplained)), none attributed ($(v "$n" drop_detail))" \
+		test "$(v "$n" lost)/$(v "$n" unexplained)/$(v "$n" drops_attributed)" = 125/125/0
+done
+check "no clsact left on $DS" sh -c "! ip netns exec '$S' tc qdisc show dev '$DS' | grep -q clsact"
+inL "$BIN/blast" -p 9 -n 10 -o tsv >"$TMP/lo.blast" 2>/dev/null
+check "loopback: blast's tx_dev lo, tx_dev_dropped 0, qdisc_drops 0 ($(field "$TMP/lo.blast" tx_dev), $(field "$TMP/lo.blast" tx_dev_dropped), $(field "$TMP/lo.blast" qdisc_drops))" \
+	test "$(field "$TMP/lo.blast" tx_dev)/$(field "$TMP/lo.blast" tx_dev_dropped)/$(field "$TMP/lo.blast" qdisc_drops)" = lo/0/0
 
 # --- the same port and run dropped in another namespace (no socket there) are not this suck's
 noports() { ip netns exec "$S" awk '/^Udp:/ && ++n == 2 { print $3 }' /proc/net/snmp; }

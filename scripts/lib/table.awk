@@ -12,7 +12,8 @@
 # (p <= alpha, 0.05 when not given), and a note when the runs are too few for any p to reach alpha.
 # With -v part=loss, only "Where the loss went" (suck --drops, the suite's --drops): per variant
 # the lost datagrams by the kernel's drop reason (every suck_drop_* figure but the fins, those
-# with a count in some run), queue dropped and unexplained; nothing when no run counted drops.
+# with a count in some run), queue dropped and unexplained, then blast's qdisc and device drops
+# where some run had any; nothing when no run counted drops.
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
@@ -114,6 +115,8 @@ NR == 1 { next }
 	}
 	if ($2 in isreason && $6 > 0)
 		seenreason[$2] = 1
+	if (($2 == "blast_qdisc_drops" || $2 == "blast_tx_dev_dropped") && $6 > 0)
+		seensender[$2] = 1
 	if (!(v in runs)) {
 		order[++nv] = v
 		runs[v] = 0
@@ -223,13 +226,19 @@ function loss(    k, i, r, d, name) {
 		spec[1] = spec[1] "|" reason[i] ":" name
 	}
 	spec[1] = spec[1] "|suck_queue_dropped:queue dropped|suck_unexplained:unexplained"
+	if ("blast_qdisc_drops" in seensender)
+		spec[1] = spec[1] "|blast_qdisc_drops:sender's qdiscs"
+	if ("blast_tx_dev_dropped" in seensender)
+		spec[1] = spec[1] "|blast_tx_dev_dropped:sender's device"
 	print ""
 	print "## Where the loss went"
 	print ""
 	print "The datagrams each variant lost (sent - valid) by where they went, suck --drops: the kernel's drops" \
 		" of the run's datagrams, by drop reason (a reason no run saw is left out), pool's queue drops, and" \
 		" unexplained, lost where this host's kernel saw no drop. Every run's lost = kernel dropped + queue" \
-		" dropped + unexplained; the medians here need not add up (each run's are in runs.tsv)."
+		" dropped + unexplained; the medians here need not add up (each run's are in runs.tsv). Where" \
+		" blast's host dropped some after its send calls said yes, its qdiscs' and its device's drops" \
+		" (any traffic's) follow: part of unexplained when blast runs in another namespace or host."
 	print ""
 	table(1)
 }

@@ -12,6 +12,9 @@
  *                                      clsact) that drops the data datagrams to PORT whose
  *                                      sequence number s has s % N == 0 (TC_ACT_SHOT); the filter
  *                                      holds the program after dropper ends (tc qdisc del ...)
+ *   dropper tc DEV PORT N egress       the same on DEV's clsact egress: dropped before the device,
+ *                                      which a UDP send call does not hear of (ENOBUFS is kept
+ *                                      from a socket without IP_RECVERR)
  *   dropper xdp DEV PORT N skb|drv     the same as an XDP program (XDP_DROP), generic (skb) or
  *                                      native (drv), attached with netlink until taken off
  *                                      (ip link set dev DEV xdp off)
@@ -270,8 +273,8 @@ static struct nlattr *attr(struct nlmsghdr *nh, unsigned short type, const void 
 	return a;
 }
 
-/* RTM_NEWTFILTER: a bpf filter in direct-action mode on DEV's clsact ingress. */
-static int tc_attach(unsigned ifindex, int fd)
+/* RTM_NEWTFILTER: a bpf filter in direct-action mode on DEV's clsact ingress or egress. */
+static int tc_attach(unsigned ifindex, int fd, int egress)
 {
 	struct {
 		struct nlmsghdr nh;
@@ -296,7 +299,7 @@ static int tc_attach(unsigned ifindex, int fd)
 	req.t.tcm_family = AF_UNSPEC;
 	req.t.tcm_ifindex = (int)ifindex;
 	req.t.tcm_handle = 1;
-	req.t.tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
+	req.t.tcm_parent = TC_H_MAKE(TC_H_CLSACT, egress ? TC_H_MIN_EGRESS : TC_H_MIN_INGRESS);
 	req.t.tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_ALL));
 	attr(&req.nh, TCA_KIND, "bpf", 4);
 	opts = attr(&req.nh, TCA_OPTIONS | NLA_F_NESTED, NULL, 0);
@@ -353,7 +356,8 @@ int main(int argc, char **argv)
 		return csum(getenv("DROPPER_V6") && *getenv("DROPPER_V6"), (unsigned)strtoul(argv[2], NULL, 0),
 			    (uint32_t)strtoul(argv[3], NULL, 0), size, strtoull(argv[5], NULL, 0), m);
 	}
-	if ((argc == 5 && !strcmp(argv[1], "tc")) || (argc == 6 && !strcmp(argv[1], "xdp"))) {
+	if (((argc == 5 || (argc == 6 && !strcmp(argv[5], "egress"))) && !strcmp(argv[1], "tc")) ||
+	    (argc == 6 && !strcmp(argv[1], "xdp"))) {
 		unsigned ifindex = if_nametoindex(argv[2]), n = (unsigned)strtoul(argv[4], NULL, 0);
 		int tc = argv[1][0] == 't', fd;
 		if (!ifindex || !n) {
@@ -362,13 +366,13 @@ int main(int argc, char **argv)
 		}
 		fd = prog(tc, (unsigned)strtoul(argv[3], NULL, 0), n);
 		if (tc)
-			return tc_attach(ifindex, fd);
+			return tc_attach(ifindex, fd, argc == 6);
 		if (bpf_xdp_netlink(ifindex, fd, strcmp(argv[5], "drv") ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE) < 0)
 			die("dropper: IFLA_XDP");
 		return 0;
 	}
 	fprintf(stderr, "usage: dropper csum PORT RUN_ID SIZE N M\n"
-			"       dropper tc DEV PORT N\n"
+			"       dropper tc DEV PORT N [egress]\n"
 			"       dropper xdp DEV PORT N skb|drv\n"
 			"       dropper prog ID\n");
 	return 2;
