@@ -52,7 +52,7 @@ sh scripts/ndr -m "buffer mmsg" -s "256 1450" -t 0.2 --resolution 25 -w histogra
 st=$?
 check "ndr exits 0 (got $st; $(tail -n 2 "$TMP/ndr.err" | tr '\n' ' '))" test $st -eq 0
 check "one line per variant and size" test "$(wc -l <"$TMP/ndr.out")" -eq 4
-check "lines: VARIANT RATE_PPS SIZE key=value..." test "$(grep -Ec '^(buffer|mmsg) [0-9]+ (256|1450) loss_pct=[0-9.e+-]+ confirmed=(yes|no) trials=[0-9]+ bound=(receiver|sender) asked_pps=[0-9]+ rate_pct=[0-9.]+ gap_p99_us=[0-9.]+ unthrottled_pps=[0-9]+$' "$TMP/ndr.out")" -eq 4
+check "lines: VARIANT RATE_PPS SIZE key=value..." test "$(grep -Ec '^(buffer|mmsg) [0-9]+ (256|1450) loss_pct=[0-9.e+-]+ confirmed=(yes|no) trials=[0-9]+ bound=(receiver|sender) asked_pps=[0-9]+ rate_pct=[0-9.]+ gap_p99_us=[0-9.]+ unthrottled_pps=[0-9]+ first_loss=-$' "$TMP/ndr.out")" -eq 4
 for p in "buffer 256" "buffer 1450" "mmsg 256" "mmsg 1450"; do
 	check "a line for $p" grep -q "^${p% *} [0-9]* ${p#* } " "$TMP/ndr.out"
 done
@@ -74,12 +74,12 @@ check "index.html names no staging directory" sh -c "! grep -qF '.tmp' '$OUT/ind
 T=$OUT/ndr.tsv
 check "ndr.tsv has the documented columns" has_cols "$T" variant size rate_pps loss_pct confirmed trials \
 	bound asked_pps high_pps unthrottled_pps unthrottled_delivered_pps sent valid lost dropped elsewhere \
-	rate_pct gap_p50_us gap_p99_us gap_max_us loss_limit_pct resolution_pct time_s
+	rate_pct gap_p50_us gap_p99_us gap_max_us loss_limit_pct resolution_pct time_s first_loss_pps first_loss
 check "ndr.tsv: a row per variant and size" test "$(($(wc -l <"$T") - 1))" -eq 4
 TR=$OUT/trials.tsv
 check "trials.tsv has the documented columns" has_cols "$TR" variant size trial phase verdict asked_pps \
 	offered_pps delivered_pps delivered_mbps loss_pct sent valid lost dropped elsewhere received rate_pct \
-	gap_p50_us gap_p99_us gap_max_us suck_stop
+	gap_p50_us gap_p99_us gap_max_us suck_stop drops_attributed unexplained drop_detail sender_drops
 row=2
 for p in "buffer 256" "buffer 1450" "mmsg 256" "mmsg 1450"; do
 	v=${p% *} s=${p#* }
@@ -109,6 +109,39 @@ for p in "buffer 256" "buffer 1450" "mmsg 256" "mmsg 1450"; do
 		$c["phase"] != "probe" && !($c["rate_pct"] > 0 && $c["gap_p50_us"] > 0 && $c["gap_p99_us"] >= $c["gap_p50_us"] && $c["gap_max_us"] >= $c["gap_p99_us"])' "$TMP/pair.tsv")"
 	row=$((row + 1))
 done
+
+# --- --drops: where the first loss went, from every trial's suck --drops (root)
+if [ "$(id -u)" != 0 ]; then
+	skip "not root: ndr --drops not checked"
+else
+	if command -v setpriv >/dev/null 2>&1; then
+		mkdir -p "$TMP/pub" && chmod 777 "$TMP/pub" && chmod 755 "$TMP" # where it could write
+		timeout 60 setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all \
+			sh scripts/ndr --drops -m mmsg -t 0.2 -o "$TMP/pub/dnr" >/dev/null 2>"$TMP/dnr.err"
+		st=$?
+		check "--drops not root: exit 4 ($st: $(tail -n 1 "$TMP/dnr.err"))" sh -c "test $st = 4 && grep -q 'needs root' '$TMP/dnr.err'"
+		check "--drops not root: nothing written" test ! -e "$TMP/pub/dnr"
+	fi
+	D=$TMP/drops
+	sh scripts/ndr --drops -m mmsg -s 1450 -t 0.2 --resolution 25 -w histogram:20 -o "$D" >"$TMP/d.out" 2>"$TMP/d.err"
+	st=$?
+	if [ $st = 4 ]; then
+		skip "ndr --drops: $(tail -n 1 "$TMP/d.err")"
+	else
+		check "--drops: exit 0 ($st: $(tail -n 2 "$TMP/d.err" | tr '\n' ' '))" test $st = 0
+		fl=$(col "$D/ndr.tsv" first_loss) fp=$(col "$D/ndr.tsv" first_loss_pps)
+		lowest=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["verdict"] == "lost" { r = $c["asked_pps"] == 0 ? 1e18 : $c["asked_pps"]; if (m == "" || r < m) { m = r; d = $c["drop_detail"] } }
+			END { if (m == "") print "NaN none"; else print (m == 1e18 ? 0 : m), d }' "$D/trials.tsv")
+		check "--drops: first_loss_pps $fp, first_loss $fl: the lowest rate that lost and its drops ($lowest)" \
+			sh -c "case '$fl' in '${lowest#* }'|'${lowest#* }',*) test '$fp' = '${lowest%% *}' ;; *) exit 1 ;; esac"
+		check "--drops: stdout says first_loss=$fl" grep -q " first_loss=$fl\$" "$TMP/d.out"
+		check "--drops: every trial that ended on its fin: lost == drops_attributed + unexplained" test -z "$(awk -F'\t' '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["suck_stop"] == "fin" && $c["lost"] != $c["drops_attributed"] + $c["unexplained"]' "$D/trials.tsv")"
+		check "--drops: env.txt says drops: 1" grep -qx 'drops: 1' "$D/env.txt"
+	fi
+fi
 
 # --- SIGINT mid-trial: exit 130, no output, no child left. A background job of a
 # non-interactive shell ignores SIGINT (and a shell cannot trap what it was started ignoring),

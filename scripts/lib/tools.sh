@@ -171,6 +171,36 @@ variants_able() {
 	done
 }
 
+# drops_able: for --drops, suck --drops in every run. suck's own check says whether it can
+# attribute drops here (root, BTF, the tracepoint skb:kfree_skb): asked with the first variant
+# this host runs without it, so that its exit 4 is --drops' and not the variant's; suck's
+# message is passed on, exit 4. A variant that refuses it (xdp: no skb) is left out, said in
+# DROPS_OUT (the note), or bad usage when -m names it. Sets VARIANTS, NVARIANTS, SUCK_ARGS.
+drops_able() {
+	DROPS_OUT=''
+	# shellcheck disable=SC2086 # the words, split on purpose
+	variants_able ${SUCK_ARGS:-} --drops
+	if [ -n "$VA_UNABLE" ]; then
+		[ -z "$MSET" ] || usage_error "-m '$VARIANTS': --drops is refused by suck with -m $VA_UNABLE: $VA_WHY"
+		[ -n "$VA_ABLE" ] || usage_error "--drops: suck refuses it with every variant: $VA_WHY"
+		DROPS_OUT="--drops: $VA_UNABLE left out: suck refuses --drops with them ($VA_WHY)"
+		echo "$PROG: $DROPS_OUT" >&2
+		VARIANTS=$VA_ABLE
+	fi
+	# shellcheck disable=SC2086,SC2034 # the names, one word each; the caller's
+	NVARIANTS=$(set -- $VARIANTS && echo $#)
+	for da_v in $VARIANTS; do
+		# shellcheck disable=SC2086
+		tool_check suck -a "$ADDR" -w "$WORK" -m "$da_v" ${SUCK_ARGS:-} || continue
+		da_st=0
+		# shellcheck disable=SC2086
+		tool_check suck -a "$ADDR" -w "$WORK" -m "$da_v" ${SUCK_ARGS:-} --drops || da_st=$?
+		[ "$da_st" != 4 ] || { echo "$PROG: --drops: suck cannot count the kernel's drops here: $TRY_MSG: not supported here (exit 4)" >&2; exit 4; }
+		break
+	done
+	SUCK_ARGS="${SUCK_ARGS:-}${SUCK_ARGS:+ }--drops"
+}
+
 # run_id: a random run id, 1..4294967295, for one suck and blast pair: suck --run-id takes only
 # that run's datagrams, so a late datagram of an earlier pair cannot count in this one.
 run_id() {

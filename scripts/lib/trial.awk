@@ -11,7 +11,8 @@ BEGIN {
 	ncol = split("asked_pps offered_pps delivered_pps delivered_mbps loss_pct sent valid lost " \
 		"dropped elsewhere received suck_pps rate_pct gap_p50_us gap_p99_us gap_max_us " \
 		"blast_errors suck_stop sent_estimated blast_duration_s suck_cpu_ns_per_pkt " \
-		"lat_p50_us lat_p99_us stack_p50_us queue_p50_us rx_kernel_ns_per_pkt rx_total_ns_per_pkt", col, " ")
+		"lat_p50_us lat_p99_us stack_p50_us queue_p50_us rx_kernel_ns_per_pkt rx_total_ns_per_pkt " \
+		"drops_attributed unexplained drop_detail sender_drops", col, " ")
 	line = col[1]
 	for (i = 2; i <= ncol; i++) line = line OFS col[i]
 	print line
@@ -57,6 +58,14 @@ END {
 	out["queue_p50_us"] = num(get(2, "queue_p50_us") == "-" ? "NaN" : get(2, "queue_p50_us"))
 	out["rx_kernel_ns_per_pkt"] = num(get(2, "rx_kernel_ns_per_pkt") == "-" ? "NaN" : get(2, "rx_kernel_ns_per_pkt"))
 	out["rx_total_ns_per_pkt"] = num(get(2, "rx_total_ns_per_pkt") == "-" ? "NaN" : get(2, "rx_total_ns_per_pkt"))
+	# suck --drops' ledger (NaN and "-" without it), and what blast's host dropped after its
+	# send calls said yes (its qdiscs' and device's drops, any traffic's)
+	out["drops_attributed"] = num(get(2, "drops_attributed") == "-" ? "NaN" : get(2, "drops_attributed"))
+	out["unexplained"] = num(get(2, "unexplained") == "-" ? "NaN" : get(2, "unexplained"))
+	out["drop_detail"] = get(2, "drop_detail") == "NaN" ? "-" : get(2, "drop_detail")
+	q = num(get(1, "qdisc_drops") == "-" ? "NaN" : get(1, "qdisc_drops"))
+	d = num(get(1, "tx_dev_dropped") == "-" ? "NaN" : get(1, "tx_dev_dropped"))
+	out["sender_drops"] = q == "NaN" || d == "NaN" ? "NaN" : q + d
 	line = out[col[1]]
 	for (i = 2; i <= ncol; i++) line = line OFS out[col[i]]
 	print line
