@@ -186,11 +186,12 @@ done <"$TMP/listed"
 
 # ---- README.md ----
 
-# The front door's one table: three rows of the wire run (wire/table.md), and the spread of
-# the totals over every variant.
+# The front door's one table: three rows of the wire run (wire/table.md), each median with its
+# range over the runs, and the spread of the totals over every variant.
 W=$R/wire/table.md
 for v in mmsg gro xdp; do
-	frow README.md "What it found here" $v "$(md $W 2 $v 2)" "$(md $W 3 $v 3)" "$(md $W 3 $v 4)" "$(md $W 1 $v 8)"
+	frow README.md "What it found here" $v "$(md $W 2 $v 2)" $(mdr $W 2 $v 2) "$(md $W 3 $v 3)" $(mdr $W 3 $v 3) \
+		"$(md $W 3 $v 4)" $(mdr $W 3 $v 4) "$(md $W 1 $v 8)" $(mdr $W 1 $v 8)
 done
 tot=$(for v in copy buffer mmsg gro uring epoll pool xdp; do md $W 3 $v 4; done | rng)
 fig README.md "differ by up to 2.9× in CPU per datagram" "$(calc "$(word 2 $tot) / $(word 1 $tot)")"
