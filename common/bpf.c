@@ -167,6 +167,32 @@ int bpf_prog_new(uint32_t type, const struct bpf_insn *insn, unsigned n, const c
 	return fd;
 }
 
+int bpf_stats_on(void)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof a);
+	a.enable_stats.type = BPF_STATS_RUN_TIME;
+	return bpf_sys(BPF_ENABLE_STATS, &a);
+}
+
+int bpf_prog_runs(int prog, uint64_t *runs, uint64_t *ns)
+{
+	struct bpf_prog_info info;
+	union bpf_attr a;
+
+	memset(&info, 0, sizeof info);
+	memset(&a, 0, sizeof a);
+	a.info.bpf_fd = (uint32_t)prog;
+	a.info.info_len = sizeof info;
+	a.info.info = (uint64_t)(uintptr_t)&info;
+	if (bpf_sys(BPF_OBJ_GET_INFO_BY_FD, &a) < 0)
+		return -1;
+	*runs = info.run_cnt;
+	*ns = info.run_time_ns;
+	return 0;
+}
+
 int bpf_xdp_link(int prog, unsigned ifindex, uint32_t flags)
 {
 	union bpf_attr a;

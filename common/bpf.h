@@ -94,6 +94,11 @@ int bpf_xdp_netlink(unsigned ifindex, int prog, uint32_t flags);
  * every hit on that CPU until the fd is closed, which detaches it. The fd, or -1 with errno
  * (ENODEV: the CPU is offline; EACCES, EPERM: no CAP_PERFMON). */
 int bpf_perf_tp(int prog, uint64_t id, int cpu);
+/* The kernel's count of every program's runs and their time, while the returned fd is open
+ * (BPF_ENABLE_STATS, Linux 5.8): -1 with errno where it is refused. */
+int bpf_stats_on(void);
+/* A program's runs and their total time in ns so far (0 without bpf_stats_on): 0, or -1. */
+int bpf_prog_runs(int prog, uint64_t *runs, uint64_t *ns);
 
 /* BTF: the kernel's type information, read once (a few MB) and kept until btf_free. */
 struct btf;

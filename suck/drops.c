@@ -40,6 +40,8 @@ _Static_assert(NFIXED + 1 <= sizeof((struct drops_run *)0)->fixed / sizeof(uint6
 struct drops {
 	struct drops_fmt fmt;
 	int map, chain, prog, pfd; /* pfd: the perf event the program is attached through */
+	int stats;                 /* BPF_ENABLE_STATS's fd: the kernel times programs while open */
+	uint64_t runs0, ns0;       /* the program's runs and time at the last settle */
 	struct drops_mib base; /* the MIB at the last settle (or the open) */
 	unsigned nunk;         /* run 0 (no header readable): each reason's count already given */
 	struct { uint32_t reason; uint64_t taken; } unk[64];
@@ -694,7 +696,7 @@ int drops_open(struct drops **dp, int fd)
 		warn("--drops: malloc");
 		return 1;
 	}
-	d->map = d->chain = d->prog = d->pfd = -1;
+	d->map = d->chain = d->prog = d->pfd = d->stats = -1;
 	if ((st = tracepoint(&id, &d->fmt))) {
 		drops_close(d);
 		return st;
@@ -796,6 +798,11 @@ int drops_open(struct drops **dp, int fd)
 		return 4;
 	}
 	drops_mib_read(&d->base);
+	/* the program's own cost, where the kernel will time it (else drops_prog_* are "-") */
+	if ((d->stats = bpf_stats_on()) >= 0 && bpf_prog_runs(d->prog, &d->runs0, &d->ns0) < 0) {
+		close(d->stats);
+		d->stats = -1;
+	}
 	*dp = d;
 	return 0;
 }
@@ -812,6 +819,8 @@ void drops_close(struct drops *d)
 		close(d->map);
 	if (d->chain >= 0)
 		close(d->chain);
+	if (d->stats >= 0)
+		close(d->stats);
 	free(d);
 }
 
@@ -934,6 +943,14 @@ void drops_settle(struct drops *d, struct total *t, uint32_t run)
 	d->run.mib.no_ports = now.no_ports - d->base.no_ports;
 	d->run.mib.mem_errors = now.mem_errors - d->base.mem_errors;
 	d->base = now;
+	uint64_t runs, ns;
+	d->run.prog_ok = d->stats >= 0 && bpf_prog_runs(d->prog, &runs, &ns) == 0;
+	if (d->run.prog_ok) {
+		d->run.prog_runs = runs - d->runs0;
+		d->run.prog_ns = ns - d->ns0;
+		d->runs0 = runs;
+		d->ns0 = ns;
+	}
 	/* the socket's full buffer, counted datagram by datagram (a GRO buffer as its segments) */
 	t->dropped = d->run.fixed[0] < t->seq.lost - t->queue_dropped ? d->run.fixed[0] :
 		     t->seq.lost - t->queue_dropped;
@@ -954,6 +971,8 @@ void drops_report(struct report *r, const struct drops *d, const struct total *t
 		report_none(r, "drop_detail");
 		for (unsigned i = 0; i < 4; i++)
 			report_none(r, mib_keys[i]);
+		report_none(r, "drops_prog_runs");
+		report_none(r, "drops_prog_ns");
 		return;
 	}
 	report_u64(r, "drops_attributed", d->run.attributed);
@@ -970,5 +989,12 @@ void drops_report(struct report *r, const struct drops *d, const struct total *t
 	} else {
 		for (unsigned i = 0; i < 4; i++)
 			report_none(r, mib_keys[i]);
+	}
+	if (d->run.prog_ok) {
+		report_u64(r, "drops_prog_runs", d->run.prog_runs);
+		report_f(r, "drops_prog_ns", d->run.prog_runs ? (double)d->run.prog_ns / (double)d->run.prog_runs : 0, 1);
+	} else {
+		report_none(r, "drops_prog_runs");
+		report_none(r, "drops_prog_ns");
 	}
 }

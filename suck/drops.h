@@ -84,6 +84,8 @@ struct drops_run {
 	uint64_t fixed[8];      /* the report's fixed reasons (drops.c: fixed_names), the last other */
 	char detail[96];        /* NAME:count,... every reason with a count, most first */
 	struct drops_mib mib;   /* the run's deltas */
+	int prog_ok;            /* the program's own cost could be read (BPF_ENABLE_STATS) */
+	uint64_t prog_runs, prog_ns; /* its runs (every skb the host freed as a drop) and their time */
 };
 
 struct drops;

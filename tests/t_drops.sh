@@ -151,6 +151,15 @@ check "rcv4: kernel_drops $(v rcv4 kernel_drops) == drop_socket_rcvbuff + drop_f
 check "rcv4: udp_rcvbuf_errors $(v rcv4 udp_rcvbuf_errors) == kernel_drops" \
 	test "$(v rcv4 udp_rcvbuf_errors)" = "$(v rcv4 kernel_drops)"
 check "rcv4: detail $(v rcv4 drop_detail)" test "$(v rcv4 drop_detail)" = "SOCKET_RCVBUFF:$(v rcv4 lost)"
+# the program's own cost: it ran at least once per skb dropped, each run timed
+if [ "$(v rcv4 drops_prog_runs)" = - ]; then
+	skip "rcv4: the kernel does not time BPF programs here (BPF_ENABLE_STATS)"
+else
+	check "rcv4: drops_prog_runs $(v rcv4 drops_prog_runs) >= kernel_drops $(v rcv4 kernel_drops), drops_prog_ns $(v rcv4 drops_prog_ns) > 0" \
+		sh -c "test '$(v rcv4 drops_prog_runs)' -ge '$(v rcv4 kernel_drops)' && awk 'BEGIN { exit !($(v rcv4 drops_prog_ns) > 0) }'"
+fi
+check "rcv4: the kernel times no program after suck (bpf_stats_enabled $(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null))" \
+	sh -c "test ! -r /proc/sys/kernel/bpf_stats_enabled || test \"\$(cat /proc/sys/kernel/bpf_stats_enabled)\" = 0"
 # gro behind GSO sends: the kernel drops whole buffers (kernel_drops counts them), the program
 # counts their segments, so dropped is exact
 sk rcv6 "$L" ::1 -m gro -R 4k -w histogram:200 &&
