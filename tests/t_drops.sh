@@ -158,8 +158,6 @@ else
 	check "rcv4: drops_prog_runs $(v rcv4 drops_prog_runs) >= kernel_drops $(v rcv4 kernel_drops), drops_prog_ns $(v rcv4 drops_prog_ns) > 0" \
 		sh -c "test '$(v rcv4 drops_prog_runs)' -ge '$(v rcv4 kernel_drops)' && awk 'BEGIN { exit !($(v rcv4 drops_prog_ns) > 0) }'"
 fi
-check "rcv4: the kernel times no program after suck (bpf_stats_enabled $(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null))" \
-	sh -c "test ! -r /proc/sys/kernel/bpf_stats_enabled || test \"\$(cat /proc/sys/kernel/bpf_stats_enabled)\" = 0"
 # gro behind GSO sends: the kernel drops whole buffers (kernel_drops counts them), the program
 # counts their segments, so dropped is exact
 sk rcv6 "$L" ::1 -m gro -R 4k -w histogram:200 &&
