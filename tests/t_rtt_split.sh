@@ -3,7 +3,9 @@
 # lost either way, the one-way delays and the echo's time present, and their medians add up to
 # the round trip's within its max (and twice the offset's bound); the identity rtt_lost ==
 # rtt_lost_up + rtt_lost_down on every run. Requests or replies too short for the block: the
-# split is '-'. Under a run key the proof before the block is kept. Against bin/echoer, which
+# split is '-'. Under a run key the proof before the block is kept. bin/inject's requests of 51
+# to 53 bytes asking for 65507: no reply larger than its request; one longer than suck's buffer
+# truncated and not answered. Against bin/echoer, which
 # writes the block and loses only on the way back: every loss is down; one whose blocks claim
 # more requests than were sent counts them in rtt_forged and uses none. Then, as root with nft,
 # in a network namespace of its own (bs-rtt-$$, removed by the trap): every 10th request
@@ -103,6 +105,28 @@ for mode in block forge; do
 done
 check "echoer-forge: says so ($(cat "$TMP/echoer-forge.berr"))" grep -q "rtt_forged" "$TMP/echoer-forge.berr"
 check "echoer-forge: 100 forged" test "$(field "$TMP/echoer-forge.b" rtt_forged)" = 100
+
+# Hostile requests to the echo (bin/inject amp, 32 of them, each asking for 65507 bytes): at
+# and around the block's end, each reply no larger than its request, with or without a block
+# written; one longer than suck's buffer (-s 40) is truncated, counted, never answered.
+for size in 51 52 53; do
+	for v in copy mmsg; do
+		n=amp-$v-$size
+		start_suck "$n" -m "$v" --echo -R 4M -o tsv -t 30 || { fail "$n: suck did not start"; continue; }
+		"$BIN/inject" amp "$PORT" 4343 "$size" 32 65507 >"$TMP/$n.inj"
+		wait_pid "$SUCK_PID" 20
+		I=$TMP/$n.inj
+		check "$n: 32 replies of $size bytes, bytes back == bytes sent ($(field "$I" replies) of $(field "$I" reply_max), $(field "$I" bytes_back) of $(field "$I" bytes_sent))" 			test "$(field "$I" replies) $(field "$I" reply_max) $(field "$I" bytes_back)" = "32 $size $(field "$I" bytes_sent)"
+		check "$n: suck echoed 32, clipped 32" 			test "$(field "$TMP/$n.out" echoed) $(field "$TMP/$n.out" echo_clipped)" = "32 32"
+	done
+done
+n=amp-truncated
+start_suck "$n" -m mmsg --echo -s 40 -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+"$BIN/inject" amp "$PORT" 4343 200 32 200 >"$TMP/$n.inj"
+wait_pid "$SUCK_PID" 20
+check "$n: none answered ($(field "$TMP/$n.inj" replies))" test "$(field "$TMP/$n.inj" replies)" = 0
+check "$n: counted truncated ($(field "$TMP/$n.out" truncated)), echoed 0" \
+	test "$(field "$TMP/$n.out" truncated) $(field "$TMP/$n.out" echoed)" = "32 0"
 
 # Without --rtt: the new keys are '-'.
 "$BIN/blast" -p 9 -n 1 -o tsv >"$TMP/plain.b" 2>/dev/null
