@@ -17,8 +17,9 @@
  * written over its own bytes: the requests of its flow suck has taken so far (the tracker's
  * valid count, this one included) and the receive time, the clock read once per batch as its
  * first such reply is queued (after the receive call and that datagram's work), so every
- * request of a batch carries the batch's time; the flush's read is the send time. The reply's
- * size does not change. */
+ * request of a batch carries the batch's time; the flush's read is the send time. The
+ * one-datagram variants (a queue of one, flushed as it is added) read once: both times are the
+ * flush's. The reply's size does not change. */
 #ifndef ECHO_H
 #define ECHO_H
 #include <pthread.h>
@@ -78,7 +79,7 @@ struct echo *echo_new(unsigned cap, int family, unsigned max, struct echo_budget
 void echo_add(struct echo *e, int fd, const uint8_t *buf, size_t len, const void *src, uint64_t count);
 /* Sends what is queued, without blocking: a reply the kernel refuses is counted, not retried;
  * one over its source's budget is counted and not sent. Reads the clock once (and echo_add once
- * per batch with an echo block). */
+ * per batch with an echo block, in a queue longer than one). */
 void echo_flush(struct echo *e, int fd);
 void echo_free(struct echo *e);
 

@@ -162,6 +162,19 @@ static void test_block(void)
 		same &= w.rx_ns == rx0;
 	}
 	CHECK(same, "one receive time for the batch");
+	/* a queue of one (copy, buffer): one clock read, both times the flush's */
+	{
+		struct echo *one = echo_new(1, AF_INET, 0, b);
+		struct wire_hdr h = { .type = WIRE_REQ, .run_id = 7 };
+		memset(reqs[0], 0, sizeof reqs[0]);
+		wire_put_hdr(reqs[0], &h);
+		if (one)
+			echo_add(one, tx, reqs[0], 100, &to, 1);
+		n = (long)recv(rx, got, sizeof got, MSG_TRUNC);
+		CHECK(one && n == 100 && wire_get_echo(got, (size_t)n, &w) == 0 && w.rx_ns == w.tx_ns && w.rx_ns >= rx0,
+		      "a queue of one: receive time == send time");
+		echo_free(one);
+	}
 	/* data is echoed as it came */
 	{
 		struct wire_hdr h = { .type = WIRE_DATA, .run_id = 7 };
