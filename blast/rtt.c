@@ -42,6 +42,7 @@
 #define RTT_WAKE_NS 20000000ull /* the longest wait: signals, -t and progress lines are seen this often */
 #define RTT_BUF 65536           /* a reply of any size, and one byte more than any can be */
 #define RTT_SETTLE 256          /* samples held until the offset applied to them is chosen */
+#define RTT_THETA_MAX (1ll << 62) /* the largest offset taken, ns */
 
 struct rtt_stamps {
 	uint64_t t1, t2, t3, t4; /* our send, the echo's receive and send, our receive: wall ns */
@@ -146,17 +147,21 @@ static void clock_sample(struct rtt_flow *r, uint64_t t1, uint64_t t4, uint64_t 
 	r->offset = (int64_t)(t3 - (t1 + r->wall)) - (int64_t)(rtt / 2);
 }
 
-static uint64_t nonneg(int64_t v)
+/* a - b + c, of wall-clock stamps and an offset, below 0 as 0: in 128 bits, so that no stamp a
+ * hostile echo writes can overflow it */
+static uint64_t span(uint64_t a, uint64_t b, int64_t c)
 {
-	return v > 0 ? (uint64_t)v : 0;
+	__int128 v = (__int128)a - (__int128)b + c;
+
+	return v <= 0 ? 0 : v >= (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
 /* One round trip's one-way delays and echo time, with the offset applied; a delay below 0 (the
  * offset off by more than it) counts as 0. */
 static void oneway_add(struct rtt_flow *r, const struct rtt_stamps *s)
 {
-	hist_add(&r->up, nonneg((int64_t)(s->t2 - s->t1) - r->applied));
-	hist_add(&r->down, nonneg((int64_t)(s->t4 - s->t3) + r->applied));
+	hist_add(&r->up, span(s->t2, s->t1, -r->applied));
+	hist_add(&r->down, span(s->t4, s->t3, r->applied));
 	hist_add(&r->echo, s->t3 - s->t2);
 }
 
@@ -192,7 +197,9 @@ static int echo_block(struct rtt_flow *r, const struct wire_echo *w, uint64_t se
 	uint64_t delta = (t4 - t1) - (w->tx_ns - w->rx_ns);
 	if (delta < r->best_delta) {
 		r->best_delta = delta;
-		r->theta = ((int64_t)(s.t2 - s.t1) + (int64_t)(s.t3 - s.t4)) / 2;
+		__int128 th = ((__int128)s.t2 - s.t1 + (__int128)s.t3 - s.t4) / 2;
+		/* within +-2^62 (146 years): what a hostile echo writes stays a number */
+		r->theta = th > RTT_THETA_MAX ? RTT_THETA_MAX : th < -RTT_THETA_MAX ? -RTT_THETA_MAX : (int64_t)th;
 	}
 	if (r->settled) {
 		oneway_add(r, &s);

@@ -89,7 +89,8 @@ check "$n: none lost either way ($(brief "$TMP/$n.b"))" \
 check "$n: one-way figures" num "$(field "$TMP/$n.b" rtt_up_p50_us)"
 
 # bin/echoer with the block: it takes every request and loses only replies (never sent, or one
-# byte too long), so every loss is down; forge: 1 in 10 blocks claim 2^40 requests.
+# byte too long), so every loss is down; forge: 1 in 20 blocks claim 2^40 requests, 1 in 20 an
+# echo that sends before it receives, 1 in 10 times at the epoch (believed: numbers, no crash).
 for mode in block forge; do
 	n=echoer-$mode
 	start_listener "$n" "$BIN/echoer" 127.0.0.1 0 $mode || { fail "$n: echoer did not start"; continue; }
@@ -105,6 +106,10 @@ for mode in block forge; do
 done
 check "echoer-forge: says so ($(cat "$TMP/echoer-forge.berr"))" grep -q "rtt_forged" "$TMP/echoer-forge.berr"
 check "echoer-forge: 100 forged" test "$(field "$TMP/echoer-forge.b" rtt_forged)" = 100
+for k in rtt_up_max_us rtt_down_max_us rtt_offset_err_us; do
+	check "echoer-forge: times at the epoch: $k a number ($(field "$TMP/echoer-forge.b" $k))" \
+		num "$(field "$TMP/echoer-forge.b" $k)"
+done
 
 # Hostile requests to the echo (bin/inject amp, 32 of them, each asking for 65507 bytes): at
 # and around the block's end, each reply no larger than its request, with or without a block

@@ -14,8 +14,10 @@
  *   echoer ADDR NS block  and each reply carries the echo block (wire.h): the requests taken so
  *                 far (every one, answered or not) and the time; blast must find every loss on
  *                 the way back (rtt_lost_up 0, rtt_lost_down rtt_lost), printed too.
- *   echoer ADDR NS forge  the same, but s % 10 == 1 claims more requests than were sent: blast
- *                 counts those blocks in rtt_forged and uses none of them. */
+ *   echoer ADDR NS forge  the same, but s % 20 == 1 claims more requests than were sent and
+ *                 s % 20 == 11 sends before it receives: blast counts those blocks in rtt_forged
+ *                 and uses none of them; s % 10 == 8 has times at the epoch, believable on their
+ *                 own (the offset estimate takes them: nonsense, but numbers). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -82,8 +84,12 @@ int main(int argc, char **argv)
 			wire_put_echo(out, now);
 			if (block && reply >= WIRE_ECHO_END) {
 				int lie = forge && h.seq % 10 == 1;
-				wire_put_echo_count(out, lie ? 1ull << 40 : taken);
-				wire_put_echo_rx(out, now);
+				wire_put_echo_count(out, lie && h.seq % 20 == 1 ? 1ull << 40 : taken);
+				wire_put_echo_rx(out, lie && h.seq % 20 == 11 ? now + 1000 : now);
+				if (forge && h.seq % 10 == 8) {
+					wire_put_echo_rx(out, 1);
+					wire_put_echo(out, 1);
+				}
 				forged += (uint64_t)lie;
 			}
 		}
