@@ -267,6 +267,13 @@ struct rtt_total {
 	uint64_t stamped;       /* replies with suck's time */
 	uint64_t best_rtt;      /* the fastest of those, ns */
 	int64_t offset;         /* suck's clock - blast's, ns, within best_rtt / 2 */
+	/* from the echo block (wire.h): set when a reply of the run carried one */
+	uint64_t blocks;        /* replies with a block believed */
+	uint64_t forged;        /* replies whose block cannot be true: not used */
+	uint64_t lost_up, lost_down; /* of lost: never taken by the echo; taken, no reply in time */
+	uint64_t lost_tail;     /* of lost_up: after the last request whose block came back */
+	struct hist up, down, echo; /* one-way delays with the offset applied, the echo's time, ns */
+	uint64_t offset_err;    /* the most the offset applied to up and down can be off, ns */
 };
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t);
 

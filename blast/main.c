@@ -30,7 +30,8 @@
 static const char *const brief_keys[] = {
 	"tool", "addr", "run_id", "stop", "size", "mix", "sent", "duration_s", "pps", "mbps", "?rate_pct",
 	"?errors", "cpu_ns_per_pkt", "rss_kib", "pattern_gap_mean_us", "pattern_gap_cv", "transactions",
-	"tps", "rtt_p50_us", "rtt_p99_us", "?rtt_lost", "?zc_copied", "?tx_frames", NULL,
+	"tps", "rtt_p50_us", "rtt_p99_us", "?rtt_lost", "?rtt_lost_up", "?rtt_lost_down", "?zc_copied",
+	"?tx_frames", NULL,
 };
 
 static const char *const stop_names[] = { "time", "count", "signal", "error" };
@@ -86,14 +87,28 @@ static void *flow_thread(void *arg)
 	return NULL;
 }
 
-/* --rtt's figures: transactions answered, lost, late, foreign and short replies, transactions
- * per second over the flows' window, and the round trips' percentiles; '-' without --rtt. */
+/* p50, p99 and max of h in us under keys[0..2] (the report keeps the pointers), '-' when empty */
+static void add_spread(struct report *r, const char *const keys[3], const struct hist *h)
+{
+	for (unsigned i = 0; i < 3; i++)
+		if (!h->n)
+			report_none(r, keys[i]);
+		else
+			report_f(r, keys[i], (double)(i == 2 ? h->max_ns : hist_quantile(h, i ? 0.99 : 0.50)) / 1e3, 2);
+}
+
+/* --rtt's figures: transactions answered, lost (and which way), late, foreign and short
+ * replies, transactions per second over the flows' window, the round trips' percentiles, and
+ * from suck --echo's blocks the one-way delays and its own time; '-' without --rtt. */
 static void add_rtt(struct report *r, const struct flow *fs, double dur)
 {
-	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_late", "rtt_foreign",
-					    "rtt_short", "tps", "rtt_p50_us", "rtt_p90_us", "rtt_p99_us",
-					    "rtt_p999_us", "rtt_max_us", "rtt_mean_us", "clock_offset_us",
-					    "clock_offset_err_us" };
+	static const char *const keys[] = { "transactions", "rtt_lost", "rtt_lost_up", "rtt_lost_down",
+					    "rtt_lost_tail", "rtt_late", "rtt_foreign", "rtt_short", "rtt_forged",
+					    "tps", "rtt_p50_us", "rtt_p90_us", "rtt_p99_us", "rtt_p999_us",
+					    "rtt_max_us", "rtt_mean_us", "clock_offset_us", "clock_offset_err_us",
+					    "rtt_up_p50_us", "rtt_up_p99_us", "rtt_up_max_us", "rtt_down_p50_us",
+					    "rtt_down_p99_us", "rtt_down_max_us", "rtt_echo_p50_us",
+					    "rtt_echo_p99_us", "rtt_echo_max_us", "rtt_offset_err_us" };
 	static const double qs[4] = { 0.50, 0.90, 0.99, 0.999 };
 	static struct rtt_total t;
 
@@ -106,15 +121,26 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 	rtt_sum(fs, cfg.flows, &t);
 	report_u64(r, "transactions", t.transactions);
 	report_u64(r, "rtt_lost", t.lost);
+	/* which way: only when a reply carried the echo's block */
+	if (t.blocks) {
+		report_u64(r, "rtt_lost_up", t.lost_up);
+		report_u64(r, "rtt_lost_down", t.lost_down);
+		report_u64(r, "rtt_lost_tail", t.lost_tail);
+	} else {
+		report_none(r, "rtt_lost_up");
+		report_none(r, "rtt_lost_down");
+		report_none(r, "rtt_lost_tail");
+	}
 	report_u64(r, "rtt_late", t.late);
 	report_u64(r, "rtt_foreign", t.foreign);
 	report_u64(r, "rtt_short", t.short_);
+	report_u64(r, "rtt_forged", t.forged);
 	report_f(r, "tps", dur > 0 ? (double)t.transactions / dur : 0, 0);
 	for (unsigned i = 0; i < 4; i++)
 		if (t.rtt.n)
-			report_f(r, keys[6 + i], (double)hist_quantile(&t.rtt, qs[i]) / 1e3, 2);
+			report_f(r, keys[10 + i], (double)hist_quantile(&t.rtt, qs[i]) / 1e3, 2);
 		else
-			report_none(r, keys[6 + i]);
+			report_none(r, keys[10 + i]);
 	if (t.rtt.n) {
 		report_f(r, "rtt_max_us", (double)t.rtt.max_ns / 1e3, 2);
 		report_f(r, "rtt_mean_us", hist_mean(&t.rtt) / 1e3, 2);
@@ -130,6 +156,13 @@ static void add_rtt(struct report *r, const struct flow *fs, double dur)
 		report_none(r, "clock_offset_us");
 		report_none(r, "clock_offset_err_us");
 	}
+	add_spread(r, keys + 18, &t.up);
+	add_spread(r, keys + 21, &t.down);
+	add_spread(r, keys + 24, &t.echo);
+	if (t.up.n)
+		report_f(r, "rtt_offset_err_us", (double)t.offset_err / 1e3, 2);
+	else
+		report_none(r, "rtt_offset_err_us");
 }
 
 /* --rtt: replies cut short say what suck needs for the size asked. */
@@ -144,6 +177,14 @@ static void rtt_warn(const struct flow *fs)
 			"(rtt_short; their requests counted in rtt_lost): suck --echo sends no reply larger "
 			"than its request (%u bytes) unless started with --echo-max %u or more\n",
 			(unsigned long long)t.short_, want, cfg.size, want);
+	if (t.forged)
+		fprintf(stderr, "blast: warning: %llu replies carried an echo block that cannot be true (a count "
+			"above the requests sent, an echo time below 0 or above the round trip): not used "
+			"(rtt_forged)\n", (unsigned long long)t.forged);
+	if (!t.blocks && t.transactions && (cfg.size < WIRE_ECHO_END || want < WIRE_ECHO_END))
+		fprintf(stderr, "blast: note: no reply carried the echo's count and times (rtt_lost_up, "
+			"rtt_up_p50_us, ... are -): requests and replies need %d bytes or more for them\n",
+			WIRE_ECHO_END);
 }
 
 /* --zerocopy's counts (blast.h says each), '-' without it. */

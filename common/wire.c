@@ -40,6 +40,25 @@ void wire_put_echo(uint8_t *buf, uint64_t now_ns)
 	put64(buf + 24, now_ns);
 }
 
+void wire_put_echo_count(uint8_t *buf, uint64_t count)
+{
+	put64(buf + WIRE_ECHO_OFF, count);
+}
+
+void wire_put_echo_rx(uint8_t *buf, uint64_t rx_ns)
+{
+	put64(buf + WIRE_ECHO_OFF + 8, rx_ns);
+}
+
+int wire_get_echo(const uint8_t *buf, size_t len, struct wire_echo *e)
+{
+	if (len < WIRE_ECHO_END || !(e->count = wire_get64(buf + WIRE_ECHO_OFF)))
+		return -1;
+	e->rx_ns = wire_get64(buf + WIRE_ECHO_OFF + 8);
+	e->tx_ns = wire_get64(buf + 24);
+	return 0;
+}
+
 uint32_t wire_run_proof(const uint8_t *key, uint32_t run_id)
 {
 	uint8_t msg[8] = { 'r', 'u', 'n', ':' };

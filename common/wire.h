@@ -28,6 +28,19 @@
 enum wire_type { WIRE_DATA = 0, WIRE_FIN = 1, WIRE_REQ = 2, WIRE_ECHO = 3 };
 #define WIRE_MAX_REPLY 65527 /* the largest UDP payload (IPv6): a larger reply size is malformed */
 
+/* A request's echo block, after its header and the proof's place: zero as blast sends it. suck
+ * --echo writes over it, in place, in a request of at least WIRE_ECHO_END bytes: the requests
+ * of the flow it has taken so far, this one included (so never 0), and its receive time (wall
+ * clock, read once per receive batch). A reply cut below WIRE_ECHO_END carries none, nor does
+ * one from an echo that does not write it: a count of 0. The reply's send time is the echo's. */
+#define WIRE_ECHO_OFF   WIRE_REQ_PROOF_END
+#define WIRE_ECHO_END   (WIRE_ECHO_OFF + 16)
+struct wire_echo {
+	uint64_t count;   /* requests of this flow the echo took, this one included */
+	uint64_t rx_ns;   /* the echo's receive time (its receive batch's) */
+	uint64_t tx_ns;   /* its send time: the reply's send time field */
+};
+
 struct wire_hdr {
 	uint8_t  type;
 	uint16_t flow;
@@ -62,6 +75,12 @@ void wire_put_reply(uint8_t *buf, uint32_t size);
 void wire_put_req_proof(uint8_t *buf, uint32_t proof);
 /* Makes a request in buf into suck --echo's reply: type WIRE_ECHO, send time now_ns. */
 void wire_put_echo(uint8_t *buf, uint64_t now_ns);
+/* Writes the echo block's count, then its receive time (WIRE_ECHO_END bytes in buf). */
+void wire_put_echo_count(uint8_t *buf, uint64_t count);
+void wire_put_echo_rx(uint8_t *buf, uint64_t rx_ns);
+/* 0 and *e filled when a reply of len bytes carries an echo block (count not 0); -1 when it
+ * carries none. Whether the block can be true is the reader's to judge. */
+int wire_get_echo(const uint8_t *buf, size_t len, struct wire_echo *e);
 
 static inline uint16_t wire_get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, sizeof v); return be16toh(v); }
 static inline uint32_t wire_get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof v); return be32toh(v); }

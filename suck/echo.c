@@ -70,7 +70,7 @@ struct echo *echo_new(unsigned cap, int family, unsigned max, struct echo_budget
 	return e;
 }
 
-void echo_add(struct echo *e, int fd, const uint8_t *buf, size_t len, const void *src)
+void echo_add(struct echo *e, int fd, const uint8_t *buf, size_t len, const void *src, uint64_t count)
 {
 	struct msghdr *mh = &e->msgs[e->n].msg_hdr;
 	struct iovec *iov = &e->iov[2 * e->n];
@@ -85,6 +85,15 @@ void echo_add(struct echo *e, int fd, const uint8_t *buf, size_t len, const void
 	iov[0].iov_base = (void *)buf;
 	iov[0].iov_len = reply < len ? reply : len;
 	iov[1].iov_len = reply - iov[0].iov_len;
+	/* the echo block, over the request's own bytes, when the reply carries it: the count now,
+	 * the receive time once per batch (its first such reply), written in by the flush. A
+	 * queue of one (copy, buffer) is flushed right here: the flush's read is the receive time
+	 * too, and no second read per datagram measures the nothing in between. */
+	if (buf[5] == WIRE_REQ && iov[0].iov_len >= WIRE_ECHO_END) {
+		wire_put_echo_count((uint8_t *)buf, count); /* the receive buffer, as the flush writes it */
+		if (!e->rx_ns && e->cap > 1)
+			e->rx_ns = sys_real_ns();
+	}
 	/* set each time: a flush that drops a reply moves the others' headers down */
 	mh->msg_iov = iov;
 	mh->msg_iovlen = iov[1].iov_len ? 2 : 1;
@@ -141,8 +150,14 @@ void echo_flush(struct echo *e, int fd)
 	if (e->padded)
 		budget_pass(e, now);
 	e->padded = 0;
-	for (unsigned k = 0; k < e->n; k++)
-		wire_put_echo(e->msgs[k].msg_hdr.msg_iov[0].iov_base, now);
+	for (unsigned k = 0; k < e->n; k++) {
+		const struct iovec *iov = e->msgs[k].msg_hdr.msg_iov;
+		uint8_t *b = iov[0].iov_base;
+		if (b[5] == WIRE_REQ && iov[0].iov_len >= WIRE_ECHO_END)
+			wire_put_echo_rx(b, e->rx_ns ? e->rx_ns : now);
+		wire_put_echo(b, now);
+	}
+	e->rx_ns = 0;
 
 	while (i < e->n) {
 		/* MSG_DONTWAIT: a full send buffer costs a reply (blast counts it lost), never the

@@ -11,7 +11,15 @@
  * allowance: clipped), and the bytes a reply carries beyond its request (the padding) are taken
  * from a per-source budget (struct echo_budget, shared by every thread and every run served):
  * a reply over it is not sent (limited). So what any address receives is at most what was sent
- * in its name, plus the budget. */
+ * in its name, plus the budget.
+ *
+ * A request of at least WIRE_ECHO_END bytes whose reply is as long gets the echo block (wire.h)
+ * written over its own bytes: the requests of its flow suck has taken so far (the tracker's
+ * valid count, this one included) and the receive time, the clock read once per batch as its
+ * first such reply is queued (after the receive call and that datagram's work), so every
+ * request of a batch carries the batch's time; the flush's read is the send time. The
+ * one-datagram variants (a queue of one, flushed as it is added) read once: both times are the
+ * flush's. The reply's size does not change. */
 #ifndef ECHO_H
 #define ECHO_H
 #include <pthread.h>
@@ -48,6 +56,7 @@ struct echo {
 	uint64_t sent, errors;    /* replies the kernel took; replies it refused (EAGAIN, ENOBUFS, ...) */
 	uint64_t clipped;         /* replies cut to the allowance: asked for more than --echo-max */
 	uint64_t limited;         /* replies not sent: their padding was over their source's budget */
+	uint64_t rx_ns;           /* the echo block's receive time for the batch queued, 0: not read */
 	struct mmsghdr *msgs;
 	struct iovec *iov;        /* two per reply: the datagram, and zeros when the reply is longer */
 };
@@ -64,10 +73,13 @@ int echo_budget_take(struct echo_budget *b, const void *addr, size_t alen, uint6
  * errno. */
 struct echo *echo_new(unsigned cap, int family, unsigned max, struct echo_budget *budget);
 /* Queues the reply to a datagram of len bytes in buf from src; flushes when the queue is full.
- * buf and src must stay as they are until the queue is flushed. */
-void echo_add(struct echo *e, int fd, const uint8_t *buf, size_t len, const void *src);
+ * buf and src must stay as they are until the queue is flushed. count: the requests of its flow
+ * taken so far, this one included, for the echo block, which is written into buf as the
+ * header is at the flush. */
+void echo_add(struct echo *e, int fd, const uint8_t *buf, size_t len, const void *src, uint64_t count);
 /* Sends what is queued, without blocking: a reply the kernel refuses is counted, not retried;
- * one over its source's budget is counted and not sent. Reads the clock once. */
+ * one over its source's budget is counted and not sent. Reads the clock once (and echo_add once
+ * per batch with an echo block, in a queue longer than one). */
 void echo_flush(struct echo *e, int fd);
 void echo_free(struct echo *e);
 

@@ -126,7 +126,7 @@ int rx_extra(struct rx *rx, const struct wire_hdr *h, uint64_t hand_ns, const ui
 		gaps_add(rx->gap, h->flow, rx->stamp_ns ? rx->stamp_ns : hand_ns ? hand_ns : sys_real_ns());
 	/* after the work, which rx_take has done (no variant that hands the work on echoes) */
 	if (rx->echo)
-		echo_add(rx->echo, rx->fd, buf, len, src);
+		echo_add(rx->echo, rx->fd, buf, len, src, rx->trk.flow[h->flow].valid);
 	return worker_lat;
 }
 

@@ -12,6 +12,7 @@
 
 #include "echo.h"
 #include "net.h"
+#include "sys.h"
 #include "unit.h"
 #include "wire.h"
 
@@ -56,15 +57,17 @@ static void test_bucket(void)
 
 /* A request of len bytes asking for reply bytes through echo (max, budget) to socket rx from
  * socket tx; the reply's length, or -1 when none came. */
+static uint8_t got[70000]; /* the last reply */
+
 static long round_trip(struct echo *e, int tx, int rx, const struct sockaddr_in *to, size_t len, uint32_t reply)
 {
-	static uint8_t req[2048], got[70000];
+	static uint8_t req[2048];
 	struct wire_hdr h = { .type = WIRE_REQ, .run_id = 7, .seq = 1 };
 
 	memset(req, 0xab, sizeof req);
 	wire_put_hdr(req, &h);
 	wire_put_reply(req, reply);
-	echo_add(e, tx, req, len, to);
+	echo_add(e, tx, req, len, to, 9);
 	echo_flush(e, tx);
 	return (long)recv(rx, got, sizeof got, MSG_TRUNC);
 }
@@ -107,8 +110,90 @@ static void test_clip(void)
 	echo_budget_free(b);
 }
 
+/* The echo block: in a request long enough, and a reply as long, the count and the batch's
+ * receive time, written over the request's bytes (the reply no larger); none in a shorter one,
+ * whose bytes stay as they came; every reply of a batch has its receive time. */
+static void test_block(void)
+{
+	struct echo_budget *b = echo_budget_new(5000);
+	struct echo *e = b ? echo_new(4, AF_INET, 0, b) : NULL;
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_addr = { htonl(INADDR_LOOPBACK) } };
+	socklen_t tl = sizeof to;
+	int tx = socket(AF_INET, SOCK_DGRAM, 0), rx = socket(AF_INET, SOCK_DGRAM, 0);
+	struct timeval wait = { 0, 200000 };
+	struct wire_echo w;
+	uint64_t before = sys_real_ns();
+
+	CHECK(e && tx >= 0 && rx >= 0, "set up");
+	if (!e || tx < 0 || rx < 0)
+		return;
+	bind(rx, (struct sockaddr *)&to, sizeof to);
+	getsockname(rx, (struct sockaddr *)&to, &tl);
+	setsockopt(rx, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+	long n = round_trip(e, tx, rx, &to, 100, 0);
+	CHECK(n == 100 && wire_get_echo(got, (size_t)n, &w) == 0 && w.count == 9 && w.rx_ns >= before &&
+	      w.rx_ns <= w.tx_ns && w.tx_ns <= sys_real_ns(), "a block in a 100-byte reply: count %llu",
+	      (unsigned long long)w.count);
+	n = round_trip(e, tx, rx, &to, WIRE_ECHO_END, 0);
+	CHECK(n == WIRE_ECHO_END && wire_get_echo(got, (size_t)n, &w) == 0, "and in one of WIRE_ECHO_END bytes");
+	n = round_trip(e, tx, rx, &to, WIRE_ECHO_END - 1, 0);
+	CHECK(n == WIRE_ECHO_END - 1 && got[WIRE_ECHO_OFF] == 0xab && got[n - 1] == 0xab,
+	      "none in a shorter request: %ld bytes as they came", n);
+	n = round_trip(e, tx, rx, &to, 1000, 40);
+	CHECK(n == 40 && got[WIRE_ECHO_OFF] == 0xab, "none in a reply cut to 40: %ld", n);
+
+	/* a batch: three requests, one receive time */
+	static uint8_t reqs[3][200];
+	uint64_t rx0 = 0;
+	int same = 1;
+	for (unsigned i = 0; i < 3; i++) {
+		struct wire_hdr h = { .type = WIRE_REQ, .run_id = 7, .seq = i };
+		memset(reqs[i], 0, sizeof reqs[i]);
+		wire_put_hdr(reqs[i], &h);
+		echo_add(e, tx, reqs[i], sizeof reqs[i], &to, i + 1);
+	}
+	echo_flush(e, tx);
+	for (unsigned i = 0; i < 3; i++) {
+		n = (long)recv(rx, got, sizeof got, MSG_TRUNC);
+		CHECK(n == 200 && wire_get_echo(got, (size_t)n, &w) == 0 && w.count == i + 1,
+		      "batch reply %u: count %llu", i, (unsigned long long)w.count);
+		if (i == 0)
+			rx0 = w.rx_ns;
+		same &= w.rx_ns == rx0;
+	}
+	CHECK(same, "one receive time for the batch");
+	/* a queue of one (copy, buffer): one clock read, both times the flush's */
+	{
+		struct echo *one = echo_new(1, AF_INET, 0, b);
+		struct wire_hdr h = { .type = WIRE_REQ, .run_id = 7 };
+		memset(reqs[0], 0, sizeof reqs[0]);
+		wire_put_hdr(reqs[0], &h);
+		if (one)
+			echo_add(one, tx, reqs[0], 100, &to, 1);
+		n = (long)recv(rx, got, sizeof got, MSG_TRUNC);
+		CHECK(one && n == 100 && wire_get_echo(got, (size_t)n, &w) == 0 && w.rx_ns == w.tx_ns && w.rx_ns >= rx0,
+		      "a queue of one: receive time == send time");
+		echo_free(one);
+	}
+	/* data is echoed as it came */
+	{
+		struct wire_hdr h = { .type = WIRE_DATA, .run_id = 7 };
+		memset(reqs[0], 0, sizeof reqs[0]);
+		wire_put_hdr(reqs[0], &h);
+		echo_add(e, tx, reqs[0], 100, &to, 5);
+		echo_flush(e, tx);
+		n = (long)recv(rx, got, sizeof got, MSG_TRUNC);
+		CHECK(n == 100 && wire_get_echo(got, (size_t)n, &w) == -1, "no block in echoed data");
+	}
+	close(tx);
+	close(rx);
+	echo_free(e);
+	echo_budget_free(b);
+}
+
 int main(void)
 {
+	test_block();
 	test_bucket();
 	test_clip();
 	return unit_done("echo");

@@ -530,8 +530,38 @@ static void test_garbage(void)
 	CHECK(fins > 100, "only %u near-valid fins accepted: the test does not reach them", fins);
 }
 
+/* The echo block: at its offsets, big-endian, after a keyed request's proof; none in a reply
+ * shorter than WIRE_ECHO_END or with a count of 0 (a request as blast sends it, an echo that
+ * writes none); the reply's send time is the echo's send time. */
+static void test_echo_block(void)
+{
+	uint8_t buf[WIRE_ECHO_END + 8];
+	struct wire_hdr rq = { .type = WIRE_REQ, .flow = 1, .run_id = 7, .seq = 2, .send_ns = 5 };
+	struct wire_echo e;
+
+	CHECK(WIRE_ECHO_OFF == WIRE_REQ_PROOF_END && WIRE_ECHO_END == 52, "block at 36..52");
+	memset(buf, 0, sizeof buf);
+	wire_put_hdr(buf, &rq);
+	wire_put_req_proof(buf, 0xaabbccdd);
+	CHECK(wire_get_echo(buf, sizeof buf, &e) == -1, "a request as sent carries no block");
+	wire_put_echo_count(buf, 0x0102030405060708ull);
+	wire_put_echo_rx(buf, 0x1112131415161718ull);
+	wire_put_echo(buf, 0x2122232425262728ull);
+	CHECK(be(buf + 36, 8) == 0x0102030405060708ull && be(buf + 44, 8) == 0x1112131415161718ull,
+	      "count at 36, receive time at 44, big-endian");
+	CHECK(be(buf + 32, 4) == 0xaabbccdd, "the proof kept");
+	memset(&e, 0, sizeof e);
+	CHECK(wire_get_echo(buf, WIRE_ECHO_END, &e) == 0 && e.count == 0x0102030405060708ull &&
+	      e.rx_ns == 0x1112131415161718ull && e.tx_ns == 0x2122232425262728ull, "a block read back");
+	for (size_t len = 0; len < WIRE_ECHO_END; len++)
+		CHECK(wire_get_echo(buf, len, &e) == -1, "a reply of %zu bytes carries none", len);
+	wire_put_echo_count(buf, 0);
+	CHECK(wire_get_echo(buf, sizeof buf, &e) == -1, "count 0: none");
+}
+
 int main(void)
 {
+	test_echo_block();
 	test_round_trip();
 	test_layout();
 	test_reject();
