@@ -215,14 +215,16 @@ fig docs/findings.md "(medians of 4 runs of 2 s;" "$(md $F 1 copy 2)" -
 
 # Loopback and the wire, side by side (loopback/ and wire/table.md).
 L=$R/loopback/table.md W=$R/wire/table.md
+# each figure a median with its range over the runs
+mr() { echo "$(md "$@")" $(mdr "$@"); }
 for v in copy buffer mmsg gro uring epoll pool; do
-	frow docs/findings.md "Loopback and the wire, side by side" $v "$(md $L 2 $v 2)" "$(md $W 2 $v 2)" \
-		"$(md $W 3 $v 3)" "$(md $W 3 $v 4)" "$(md $W 1 $v 8)"
+	frow docs/findings.md "Loopback and the wire, side by side" $v $(mr $L 2 $v 2) $(mr $W 2 $v 2) \
+		$(mr $W 3 $v 3) $(mr $W 3 $v 4) $(mr $W 1 $v 8)
 done
-frow docs/findings.md "Loopback and the wire, side by side" xdp - "$(md $W 2 xdp 2)" "$(md $W 3 xdp 3)" \
-	"$(md $W 3 xdp 4)" "$(md $W 1 xdp 8)"
+frow docs/findings.md "Loopback and the wire, side by side" xdp - $(mr $W 2 xdp 2) $(mr $W 3 xdp 3) \
+	$(mr $W 3 xdp 4) $(mr $W 1 xdp 8)
 check "loopback/: xdp was skipped (exit 4), as the README's table says" grep -q '^note: xdp: skipped.*exit 4' $R/loopback/env.txt
-fig docs/findings.md "(medians of 4 runs; the loopback" "$(md $L 1 copy 2)"
+fig docs/findings.md "(medians of 4 runs with their range; the loopback" "$(md $L 1 copy 2)"
 lo_cpu=$(for v in copy buffer mmsg gro uring epoll pool; do md $L 2 $v 2; done | rng)
 fig docs/findings.md "tells the variants apart by little (1490 to 2035 ns" $lo_cpu
 check "loopback/: no difference beyond the noise in that run" sh -c "! grep -E '^- (received/s|suck CPU)' $L | grep -q '[<>]'"
