@@ -141,7 +141,7 @@ done
 # against their bare twins and suck --latency against the same variant without it
 #, each at 1450 and 64 bytes; blast and suck -m gro against iperf3 at 1450
 # and 64 bytes: 64 is not measured here, so those say n/a.
-check "perf: nineteen targets marked" test "$(grep -c -E '^  (met|NOT MET|unresolved|n/a) ' "$T")" -eq 19
+check "perf: twenty-one targets marked" test "$(grep -c -E '^  (met|NOT MET|unresolved|n/a) ' "$T")" -eq 21
 check "perf: one round decides no target" sh -c "! grep -qE '^  (met|NOT MET) ' '$T'"
 check "perf: the verdicts counted" grep -qE '^verdicts: 0 met, 0 NOT MET, [0-9]+ unresolved, [0-9]+ not measured$' "$T"
 check "perf: unresolved, and no budget to resolve it said" grep -q '^  unresolved: no --budget' "$T"

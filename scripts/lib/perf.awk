@@ -171,6 +171,9 @@ function pf_targets_define(    n, i, sz) {
 		pf_tdef("b", sz[i], "recv.mmsg", "recv.mmsg.suck", "recv.mmsg.bare", "cpu", "<=", "1.05",
 			"suck mmsg counting loss runs <= 1.05 x bare (CPU per datagram), " sz[i] " B")
 	for (i = 1; i <= n; i++)
+		pf_tdef("b", sz[i], "send.pattern", "send.pattern.poisson", "send.pattern.even", "cpu", "<=", "1.10",
+			"blast --pattern poisson <= 1.10 x even pacing (CPU per datagram, " prate "/s), " sz[i] " B")
+	for (i = 1; i <= n; i++)
 		pf_tdef("x", sz[i], "xdp", "xdp.suck", "xdp.bare", "cpu", "<=", "1.05",
 			"suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), " sz[i] " B")
 	# The peer: blast's default shape into suck -m gro against iperf3's client into its own
@@ -352,6 +355,9 @@ function pf_send(s, g) {
 		pf_fig(s, "send.gso.bare", "           bare send -g " g)
 		pf_rat(s, "send.gso.blast", "send.gso.bare", "           ratio blast/bare")
 	}
+	pf_fig(s, "send.pattern.poisson", "paced      blast -r " prate " --pattern poisson")
+	pf_fig(s, "send.pattern.even", "           blast -r " prate " (even)")
+	pf_rat(s, "send.pattern.poisson", "send.pattern.even", "           ratio poisson/even")
 }
 function pf_receive(s,    buf) {
 	buf = "SO_RCVBUF " (rcvbuf ? rcvbuf : "default")
