@@ -108,6 +108,8 @@ if [ $GP = 1 ]; then
 		"head -c 8 '$D/underload.png' | grep -q PNG && grep -q '</svg>' '$D/underload.svg' && grep -q 'underload.svg' '$D/index.html'"
 	check "loopback: no other plot (their summaries are per variant)" test ! -e "$D/datagrams.png"
 fi
+sh scripts/compare "$D" "$D" >/dev/null 2>"$TMP/cmp.err"
+check "compare refuses an --under-load result (exit 2, said)" sh -c "test $? = 2 && grep -q 'suite --under-load' '$TMP/cmp.err'"
 
 # --- by default (no -m) only the variants that can reply: a suck whose list offers buffer and gro
 mkdir "$TMP/fake"
