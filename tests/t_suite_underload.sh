@@ -106,6 +106,8 @@ common "$D" loopback mmsg buffer
 if [ $GP = 1 ]; then
 	check "loopback: the underload plot (PNG, SVG, on index.html)" sh -c \
 		"head -c 8 '$D/underload.png' | grep -q PNG && grep -q '</svg>' '$D/underload.svg' && grep -q 'underload.svg' '$D/index.html'"
+	check "loopback: the underload_timeline plot (PNG, SVG, on index.html)" sh -c \
+		"head -c 8 '$D/underload_timeline.png' | grep -q PNG && grep -q '</svg>' '$D/underload_timeline.svg' && grep -q 'underload_timeline.svg' '$D/index.html'"
 	check "loopback: no other plot (their summaries are per variant)" test ! -e "$D/datagrams.png"
 fi
 sh scripts/compare "$D" "$D" >/dev/null 2>"$TMP/cmp.err"

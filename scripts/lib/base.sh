@@ -233,7 +233,7 @@ describe_run() {
 	[ "$(env_value "$dr_env" rtt)" != 1 ] || dr_mode=", round trips ($(env_value "$dr_env" outstanding) outstanding)"
 	dr_group=$(env_value "$dr_env" group)
 	[ -z "$dr_group" ] || [ "$dr_group" = none ] || dr_mode=", multicast group $dr_group"
-	[ "$(env_value "$dr_env" under_load)" != 1 ] || dr_mode=", flood under a probe"
+	[ "$(env_value "$dr_env" under_load)" != 1 ] || dr_mode=", under load: a probe beside a flood"
 	printf '%s, %s s x %s runs, work %s%s%s | %s\n' \
 		"$(size_words "${dr_size:-?}")" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
 		"${dr_bargs:+, blast $dr_bargs}" "$dr_mode" "$(describe_machine "$1")"
