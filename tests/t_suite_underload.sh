@@ -27,6 +27,7 @@ probe_rows() {
 		$c["blast_size"] == 64 && $c["blast_sent"] == $c["blast_transactions"] + $c["blast_rtt_lost"] &&
 		$c["suck_valid"] <= $c["blast_sent"] + 0 && $c["suck_echoed"] + $c["suck_echo_errors"] == $c["suck_valid"] &&
 		$c["blast_transactions"] <= $c["suck_echoed"] + 0 && $c["suck_stop"] == "fin" &&
+		n($c["rtt_lost_pct"]) && ($c["blast_rtt_lost"] == 0) == ($c["rtt_lost_pct"] == 0) &&
 		($c["phase"] == "alone" && $c["suck_foreign"] == 0 && $c["flood_received"] == "-" && $c["rtt_p99_ratio"] == "-" &&
 			$c["flood_sent"] == "" ||
 		$c["phase"] == "loaded" && n($c["flood_sent"]) && $c["flood_sent"] > 0 && $c["flood_received"] == $c["suck_foreign"] &&
@@ -68,7 +69,7 @@ common() {
 	shift 2
 	check "$cm_w: runs.tsv has the columns" has_cols "$cm_d/runs.tsv" variant phase run blast_rtt_p50_us \
 		blast_rtt_p90_us blast_rtt_p99_us blast_rtt_max_us blast_rtt_lost blast_transactions suck_foreign \
-		flood_sent flood_received flood_received_pps rtt_p99_ratio
+		flood_sent flood_received flood_received_pps rtt_p99_ratio rtt_lost_pct
 	cm_want=$(for v in "$@"; do printf '%s alone 1;%s loaded 1;' "$v" "$v"; done)
 	check "$cm_w: a row per variant and phase ($cm_want)" test \
 		"$(awk -F'\t' 'NR > 1 { printf "%s %s %s;", $1, $2, $3 }' "$cm_d/runs.tsv")" = "$cm_want"

@@ -8,7 +8,8 @@
 # received_pct (the probe's: suck's received less its foreign, over blast's sent), blast_*,
 # suck_*, flood_* (the flood's blast), then flood_received (suck's foreign: the flood's
 # datagrams it read), flood_received_pps (over suck's duration_s) and rtt_p99_ratio (the loaded
-# row's blast_rtt_p99_us over that of the alone row of its variant and run); "-" in alone rows.
+# row's blast_rtt_p99_us over that of the alone row of its variant and run), "-" in alone rows;
+# and rtt_lost_pct, the probe's requests unanswered, 100 x blast_rtt_lost / blast_sent.
 BEGIN { FS = OFS = "\t" }
 
 function readreport(file, side, r,    h, row, nh, nr, i, line) {
@@ -73,7 +74,7 @@ END {
 	for (i = 1; i <= ncols["flood"]; i++)
 		line = line OFS "flood_" cols["flood", i]
 	if (phased)
-		line = line OFS "flood_received" OFS "flood_received_pps" OFS "rtt_p99_ratio"
+		line = line OFS "flood_received" OFS "flood_received_pps" OFS "rtt_p99_ratio" OFS "rtt_lost_pct"
 	print line
 	for (r = 1; r <= nrun; r++) {
 		own = val[r, "suck", "received"] - (phased ? val[r, "suck", "foreign"] : 0)
@@ -97,7 +98,8 @@ END {
 				if (p != "" && q > 0)
 					p99r = sprintf("%.2f", p / q)
 			}
-			line = line OFS fr OFS frp OFS p99r
+			lp = pct(val[r, "blast", "rtt_lost"], val[r, "blast", "sent"])
+			line = line OFS fr OFS frp OFS p99r OFS (lp == "" ? "-" : lp)
 		}
 		print line
 	}

@@ -1,8 +1,9 @@
 # underload-md.awk: table.md's "Latency under load" (suite --under-load) from summary.tsv, whose
 # rows are per variant and phase (alone, loaded): per variant the probe's RTT p50 and p99 alone
 # and beside the flood (medians over the rounds), the ratio of the loaded p99 to the alone p99
-# (each round's, median (min..max) over the rounds: runs.awk's rtt_p99_ratio), the requests lost
-# in each phase (unanswered within the probe's --rtt-timeout) and the flood's received/s; the
+# (each round's, median (min..max) over the rounds: runs.awk's rtt_p99_ratio), the share of the
+# requests lost in each phase (unanswered within the probe's --rtt-timeout, runs.awk's
+# rtt_lost_pct) and the flood's received/s; the
 # rows by the loaded p99, smallest first. Usage: awk -f underload-md.awk summary.tsv
 BEGIN { FS = "\t" }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -35,9 +36,9 @@ END {
 	print ""
 	print "The probe's round trips alone and beside the flood, medians over the rounds in microseconds;" \
 		" the ratio is each round's loaded p99 over its alone p99, median (min..max) over the rounds;" \
-		" lost: requests unanswered within the probe's timeout; rows by the loaded p99."
+		" lost: the share of the probe's requests unanswered within its timeout; rows by the loaded p99."
 	print ""
-	print "| variant | p50 alone | p50 loaded | p99 alone | p99 loaded | p99 loaded / alone | lost alone | lost loaded | flood received/s |"
+	print "| variant | p50 alone | p50 loaded | p99 alone | p99 loaded | p99 loaded / alone | lost % alone | lost % loaded | flood received/s |"
 	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= nv; i++) {
 		v = order[i]
@@ -46,7 +47,7 @@ END {
 			cell(v, "alone", "blast_rtt_p50_us"), cell(v, "loaded", "blast_rtt_p50_us"),
 			cell(v, "alone", "blast_rtt_p99_us"), cell(v, "loaded", "blast_rtt_p99_us"),
 			range(v, "loaded", "rtt_p99_ratio"),
-			cell(v, "alone", "blast_rtt_lost"), cell(v, "loaded", "blast_rtt_lost"),
+			cell(v, "alone", "rtt_lost_pct"), cell(v, "loaded", "rtt_lost_pct"),
 			fr == "-" ? fr : sprintf("%.0f", fr)
 	}
 }
