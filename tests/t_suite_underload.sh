@@ -4,9 +4,9 @@
 # arrived answered) and whose flood is suck's foreign; summary.tsv per variant and phase;
 # table.md's "Latency under load" with a row per variant, by the loaded p99, its cells
 # summary.tsv's; the underload plot on index.html (skipped, said, without gnuplot); no suck or
-# blast of the runs left; by default only the variants that can reply; the refusals (exit 2,
-# nothing run or written); with --wire (root, ip netns) the same over the veth and no namespace
-# left. Nothing is asserted on speeds or on loaded against alone. Traffic: lo and the
+# blast of the runs left, nor after a SIGTERM mid-flood (exit 143, nothing written); by default
+# only the variants that can reply; the refusals (exit 2, nothing run or written); compare's
+# refusal; with --wire (root, ip netns) the same over the veth and no namespace left. Nothing is asserted on speeds or on loaded against alone. Traffic: lo and the
 # namespaces --wire makes.
 . tests/lib.sh
 
@@ -113,6 +113,39 @@ if [ $GP = 1 ]; then
 fi
 sh scripts/compare "$D" "$D" >/dev/null 2>"$TMP/cmp.err"
 check "compare refuses an --under-load result (exit 2, said)" sh -c "test $? = 2 && grep -q 'suite --under-load' '$TMP/cmp.err'"
+
+# --- SIGTERM while the flood and the probe run (a warm-up is loaded): exit 143, nothing written,
+# suck, the probe and the flood ended with the suite
+cat >"$TMP/wrap" <<EOF
+#!/bin/sh
+tool=\$1; shift
+case " \$* " in *" --fin-time 100ms "*) tool=flood ;; esac
+case " \$* " in *" -p "*) echo \$\$ >>"$TMP/\$tool.pids" ;; esac
+exec "\$@"
+EOF
+SUCK_CMD="sh $TMP/wrap suck" BLAST_CMD="sh $TMP/wrap blast" GNUPLOT=/nonexistent/gnuplot \
+	sh scripts/suite -t 20 -r 1 -W 1 -m mmsg --under-load -o "$TMP/term" >/dev/null 2>"$TMP/term.err" &
+spid=$!
+PIDS="$PIDS $spid"
+i=0
+while { [ ! -s "$TMP/flood.pids" ] || [ ! -s "$TMP/blast.pids" ]; } && [ $i -lt 1000 ]; do
+	i=$((i + 1))
+	sleep 0.01
+done
+check "SIGTERM: the flood and the probe started" sh -c "test -s '$TMP/flood.pids' && test -s '$TMP/blast.pids'"
+kill -TERM "$spid"
+if wait_pid "$spid" 10; then
+	wait "$spid"
+	st=$?
+else
+	st=hung
+fi
+check "SIGTERM: exit 143 (got $st)" test "$st" = 143
+check "SIGTERM: says nothing was written" grep -qF "interrupted by SIGTERM; nothing written to $TMP/term" "$TMP/term.err"
+alive=$(cat "$TMP/suck.pids" "$TMP/blast.pids" "$TMP/flood.pids" 2>/dev/null |
+	while read -r p; do kill -0 "$p" 2>/dev/null && printf ' %s' "$p"; done)
+check "SIGTERM: suck, the probe and the flood ended with the suite ($alive)" test -z "$alive"
+check "SIGTERM: no result, no partial file" sh -c "test ! -e '$TMP/term' && test -z \"\$(find '$TMP' -name '*.tmp' | head -n 1)\""
 
 # --- by default (no -m) only the variants that can reply: a suck whose list offers buffer and gro
 mkdir "$TMP/fake"
