@@ -23,7 +23,7 @@ SUCK_LIB   := $(filter-out $(O)/suck/main.o,$(SUCK_OBJ))
 BLAST_LIB  := $(filter-out $(O)/blast/main.o,$(BLAST_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
-.PHONY: all test unit check perf profile bench bench-wire reproduce fuzz clean ndr sweep latency docs
+.PHONY: all test unit check perf profile bench bench-wire reproduce fuzz clean ndr sweep latency underload docs
 all: $(B)/blast $(B)/suck $(B)/netdev
 
 # The version string changes with every commit: only common/version.o embeds it, so a new
@@ -179,3 +179,8 @@ uninstall:
 # receiver), so the delay is seen to leave its floor where the queue starts to build.
 latency: all
 	sh scripts/sweep rate --latency -w histogram:8 --steps 8 -t 1.5
+
+# Round trips alone and beside a flood into the same socket (suite --under-load): copy, buffer
+# and mmsg, 1 warm-up + 6 rounds of both phases x 3 s: about 2 minutes.
+underload: all
+	sh scripts/suite --under-load

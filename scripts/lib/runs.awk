@@ -3,6 +3,13 @@
 # header line and one row. Output: variant, run, received_pct, then blast's columns prefixed
 # blast_ and suck's prefixed suck_, in the order the tools print them. Columns are matched by
 # name, so a column that only some runs report is still kept (empty where a run lacks it).
+# With -v phased=1 (suite --under-load): lines "variant TAB phase TAB run TAB probe-report TAB
+# suck-report TAB flood-report" ("-": none, the alone phase); output variant, phase, run,
+# received_pct (the probe's: suck's received less its foreign, over blast's sent), blast_*,
+# suck_*, flood_* (the flood's blast), then flood_received (suck's foreign: the flood's
+# datagrams it read), flood_received_pps (over suck's duration_s) and rtt_p99_ratio (the loaded
+# row's blast_rtt_p99_us over that of the alone row of its variant and run), "-" in alone rows;
+# and rtt_lost_pct, the probe's requests unanswered, 100 x blast_rtt_lost / blast_sent.
 BEGIN { FS = OFS = "\t" }
 
 function readreport(file, side, r,    h, row, nh, nr, i, line) {
@@ -33,6 +40,19 @@ function readreport(file, side, r,    h, row, nh, nr, i, line) {
 	}
 }
 
+phased {
+	nrun++
+	variant[nrun] = $1
+	phase[nrun] = $2
+	label[nrun] = $3
+	readreport($4, "blast", nrun)
+	readreport($5, "suck", nrun)
+	if ($6 != "-")
+		readreport($6, "flood", nrun)
+	if ($2 == "alone")
+		alone[$1, $3] = nrun
+	next
+}
 {
 	nrun++
 	variant[nrun] = $1
@@ -40,22 +60,47 @@ function readreport(file, side, r,    h, row, nh, nr, i, line) {
 	readreport($3, "blast", nrun)
 	readreport($4, "suck", nrun)
 }
+# num(x): x when it is a number, else "" (a figure the tool did not measure: "-")
+function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ ? x : "" }
 
 END {
 	if (bad || !nrun)
 		exit 1
-	line = "variant" OFS "run" OFS "received_pct"
+	line = "variant" OFS (phased ? "phase" OFS : "") "run" OFS "received_pct"
 	for (i = 1; i <= ncols["blast"]; i++)
 		line = line OFS "blast_" cols["blast", i]
 	for (i = 1; i <= ncols["suck"]; i++)
 		line = line OFS "suck_" cols["suck", i]
+	for (i = 1; i <= ncols["flood"]; i++)
+		line = line OFS "flood_" cols["flood", i]
+	if (phased)
+		line = line OFS "flood_received" OFS "flood_received_pps" OFS "rtt_p99_ratio" OFS "rtt_lost_pct"
 	print line
 	for (r = 1; r <= nrun; r++) {
-		line = variant[r] OFS label[r] OFS pct(val[r, "suck", "received"], val[r, "blast", "sent"])
+		own = val[r, "suck", "received"] - (phased ? val[r, "suck", "foreign"] : 0)
+		line = variant[r] OFS (phased ? phase[r] OFS : "") label[r] OFS pct(own, val[r, "blast", "sent"])
 		for (i = 1; i <= ncols["blast"]; i++)
 			line = line OFS val[r, "blast", cols["blast", i]]
 		for (i = 1; i <= ncols["suck"]; i++)
 			line = line OFS val[r, "suck", cols["suck", i]]
+		for (i = 1; i <= ncols["flood"]; i++)
+			line = line OFS val[r, "flood", cols["flood", i]]
+		if (phased) {
+			fr = frp = p99r = "-"
+			a = alone[variant[r], label[r]]
+			if (phase[r] != "alone") {
+				fr = val[r, "suck", "foreign"] + 0
+				d = num(val[r, "suck", "duration_s"])
+				if (d > 0)
+					frp = sprintf("%.0f", fr / d)
+				p = num(val[r, "blast", "rtt_p99_us"])
+				q = a ? num(val[a, "blast", "rtt_p99_us"]) : ""
+				if (p != "" && q > 0)
+					p99r = sprintf("%.2f", p / q)
+			}
+			lp = pct(val[r, "blast", "rtt_lost"], val[r, "blast", "sent"])
+			line = line OFS fr OFS frp OFS p99r OFS (lp == "" ? "-" : lp)
+		}
 		print line
 	}
 }

@@ -7,17 +7,21 @@
 # (run, run ids, digests) are not figures. An empty cell is a value the tool did not report, and
 # so is "-" (the tools' word for a figure not measured, e.g. blast's rtt_p50_us when no request
 # of a run was answered): the figure is summarized over the runs that have a number (runs).
+# A runs.tsv with a phase column (suite --under-load) is summarized per variant and phase, and
+# summary.tsv has a phase column after variant.
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
 		alpha = 0.05
-	skip["run"] = skip["blast_run_id"] = skip["suck_run_id"] = skip["suck_digest"] = 1
+	skip["run"] = skip["blast_run_id"] = skip["suck_run_id"] = skip["suck_digest"] = skip["flood_run_id"] = 1
 }
 NR == 1 {
 	for (i = 1; i <= NF; i++) {
 		name[i] = $i
 		if ($i == "variant")
 			vcol = i
+		if ($i == "phase")
+			pcol = i
 	}
 	nf = NF
 	if (!vcol) {
@@ -27,7 +31,7 @@ NR == 1 {
 	next
 }
 {
-	v = $vcol
+	v = pcol ? $vcol OFS $pcol : $vcol
 	if (!(v in nruns)) {
 		order[++nv] = v
 		nruns[v] = 0
@@ -46,7 +50,7 @@ NR == 1 {
 END {
 	if (!vcol)
 		exit 1
-	print "variant", "figure", "runs", "median", "min", "max", "median_lo", "median_hi", "median_ci_pct"
+	print "variant", (pcol ? "phase" OFS : "") "figure", "runs", "median", "min", "max", "median_lo", "median_hi", "median_ci_pct"
 	for (k = 1; k <= nv; k++) {
 		v = order[k]
 		for (i = 1; i <= nf; i++) {
