@@ -186,6 +186,9 @@ void rate_init(struct rate *r, double pps, unsigned flows, unsigned phase, uint6
 unsigned rate_take(struct rate *r, unsigned want, uint64_t *now);
 /* When this flow's next datagram is due. */
 uint64_t rate_due_ns(const struct rate *r);
+/* rate_take of one, even pacing, without its sleep, for a sender that waits on something else
+ * as well (--rtt's replies): 1 when a datagram is due by now (taken), else 0. */
+unsigned rate_poll(struct rate *r, uint64_t now);
 
 
 struct flow {

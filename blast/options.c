@@ -311,11 +311,12 @@ void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 	optdef_needs(&table);
 	if (reply_arg)
 		cfg->reply_size = (unsigned)optdef_u64(optdef_row(&table, "reply-size"), reply_arg, WIRE_HDR_LEN, max);
-	/* A round trip is one request a send call, unpaced: the shape options do not apply. */
-	if (cfg->rtt && (cfg->rate || batch_set || segs_arg || cfg->raw || cfg->zerocopy))
+	/* A round trip is one request a send call: the shape options do not apply; -r paces the
+	 * requests evenly (while fewer than --outstanding are in flight). */
+	if (cfg->rtt && (batch_set || segs_arg || cfg->raw || cfg->zerocopy || cfg->pattern.kind != PATTERN_EVEN))
 		opt_die("--rtt with %s: a round trip is one request per send call, each answered; "
-			"-r, -b, -g, --raw and --zerocopy do not apply",
-			cfg->rate ? "-r" : batch_set ? "-b" : segs_arg ? "-g" : cfg->raw ? "--raw" : "--zerocopy");
+			"-b, -g, --raw, --zerocopy and --pattern do not apply (-r paces it evenly)",
+			batch_set ? "-b" : segs_arg ? "-g" : cfg->raw ? "--raw" : cfg->zerocopy ? "--zerocopy" : "--pattern");
 	if (cfg->rtt) {
 		cfg->segs = 1;
 		cfg->batch = 1;

@@ -91,8 +91,9 @@ OPT(int, rtt, .name = "rtt", .type = OD_FLAG, .def = "off", .key = "rtt", .sec =
     .help = "round trips to suck --echo instead of a stream: requests in flight, each timed from its "
 	    "send to its reply (CLOCK_MONOTONIC)",
     .doc = "round trips to suck `--echo` instead of a stream, each request timed from its send call to its "
-	   "reply; not with `-r`, `-b`, `-g`, `--raw`, `--zerocopy`, `--pattern`, `--via packet`, a "
-	   "size mix or a group; under a run key `-s` 36 or more (a request carries the run's proof)")
+	   "reply; `-r` paces the requests evenly (while fewer than `--outstanding` are in flight); not "
+	   "with `-b`, `-g`, `--raw`, `--zerocopy`, `--pattern`, `--via packet`, a size mix or a group; "
+	   "under a run key `-s` 36 or more (a request carries the run's proof)")
 OPT(unsigned, outstanding, .name = "outstanding", .arg = "N", .type = OD_COUNT, .lo = 1,
     .hi = BLAST_MAX_OUTSTANDING, OD_DEF("1"), .needs = "rtt", .key = "outstanding", .sec = BS_RTT,
     .when = rtt_on,

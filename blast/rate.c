@@ -113,18 +113,33 @@ static unsigned sched_take(struct rate *r, unsigned want, uint64_t *now)
 	return n;
 }
 
+/* This flow's datagrams due by now (of the whole run's, round robin), a stall's overdue ones
+ * beyond the catch-up skipped. */
+static uint64_t due_by(struct rate *r, uint64_t now)
+{
+	double run = now > r->t0 ? (double)(now - r->t0) * r->pps / 1e9 : 0;
+	uint64_t due = run < r->phase ? 0 : (uint64_t)((run - r->phase) / r->flows) + 1;
+
+	if (due > r->next + r->catchup)
+		r->next = due - r->catchup;
+	return due;
+}
+
+unsigned rate_poll(struct rate *r, uint64_t now)
+{
+	if (due_by(r, now) <= r->next)
+		return 0;
+	r->next++;
+	return 1;
+}
+
 unsigned rate_take(struct rate *r, unsigned want, uint64_t *now)
 {
-	double run;
 	uint64_t due;
 
 	if (r->sched.kind != PATTERN_EVEN)
 		return sched_take(r, want, now);
-	/* the datagrams of the whole run due by now, and of them this flow's */
-	run = *now > r->t0 ? (double)(*now - r->t0) * r->pps / 1e9 : 0;
-	due = run < r->phase ? 0 : (uint64_t)((run - r->phase) / r->flows) + 1;
-	if (due > r->next + r->catchup)
-		r->next = due - r->catchup;
+	due = due_by(r, *now);
 	if (due > r->next) {
 		if (due - r->next < want)
 			want = (unsigned)(due - r->next);

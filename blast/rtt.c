@@ -303,7 +303,7 @@ static void rtt_run(struct flow *f)
 		}
 		expire(r, f->sent, now, timeout);
 		while (sending && r->outstanding < cfg->outstanding && f->sent - r->lo <= r->mask &&
-		       f->sent < f->quota) {
+		       f->sent < f->quota && (!cfg->rate || rate_poll(&f->rate, now))) {
 			uint8_t *req = f->bufs;
 			wire_put_seq(req, f->sent, now + wall);
 			if (send(f->fd, req, cfg->size, 0) < 0) {
@@ -330,6 +330,9 @@ static void rtt_run(struct flow *f)
 			until = r->slots[r->lo & r->mask].t_ns + timeout;
 		if (sending && f->deadline_ns && f->deadline_ns < until)
 			until = f->deadline_ns;
+		/* paced (-r): the next request's due time, when a slot is free for it */
+		if (sending && cfg->rate && r->outstanding < cfg->outstanding && rate_due_ns(&f->rate) + 1 < until)
+			until = rate_due_ns(&f->rate) + 1;
 		if (f->progress_ns && f->progress_ns < until)
 			until = f->progress_ns;
 		ts.tv_sec = 0;

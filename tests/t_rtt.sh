@@ -67,6 +67,18 @@ for sizes in "100 3000" "1000 40"; do
 	check "$n: suck's bytes are the requests'" test "$(field "$TMP/$n.out" bytes)" = $((1000 * $1))
 done
 
+# Paced requests (-r): 200 at 1000/s, never sooner than their due times, so the run lasts at
+# least 199 ms; every request answered or lost.
+n=paced
+start_suck "$n" -m mmsg --echo -R 4M -o tsv -t 30 || fail "$n: suck did not start"
+"$BIN/blast" -p "$PORT" --rtt -r 1000 --outstanding 8 -n 200 -o tsv >"$TMP/$n.b" 2>/dev/null
+wait_pid "$SUCK_PID" 20
+check "$n: sent 200 == transactions + rtt_lost ($(brief "$TMP/$n.b"))" \
+	test "$(field "$TMP/$n.b" sent)" = 200 -a $(($(field "$TMP/$n.b" transactions) + $(field "$TMP/$n.b" rtt_lost))) = 200
+check "$n: paced: duration $(field "$TMP/$n.b" duration_s) s >= 0.199" \
+	awk -v d="$(field "$TMP/$n.b" duration_s)" 'BEGIN { exit !(d >= 0.199) }'
+check "$n: rate 1000 in the report" test "$(field "$TMP/$n.b" rate)" = 1000
+
 # Several flows over several receive threads, by time: the identity holds per run.
 n=flows
 start_suck "$n" -m mmsg -j 2 --echo -R 4M -o tsv -t 30 || fail "$n: suck did not start"
@@ -178,7 +190,7 @@ bad "--rtt-timeout '0': out of range" --rtt --rtt-timeout 0
 bad "--rtt-timeout '61'" --rtt --rtt-timeout 61
 bad "--reply-size '31': out of range 32..65507" --rtt --reply-size 31
 bad "--reply-size '65508': out of range 32..65507" --rtt --reply-size 65508
-bad "--rtt with -r" --rtt -r 1000
+bad "--rtt with --pattern" --rtt -r 1000 --pattern poisson
 bad "--rtt with -b" --rtt -b 4
 bad "--rtt with -g" --rtt -g 2
 bad "--rtt with --raw" --rtt --raw

@@ -23,7 +23,7 @@ probe_rows() {
 	every_row "$1" 'n($c["blast_rtt_p50_us"]) && n($c["blast_rtt_p90_us"]) && n($c["blast_rtt_p99_us"]) &&
 		n($c["blast_rtt_max_us"]) && n($c["blast_rtt_lost"]) && $c["blast_rtt_p50_us"] + 0 > 0 &&
 		$c["blast_rtt_p50_us"] <= $c["blast_rtt_p90_us"] + 0 && $c["blast_rtt_p90_us"] <= $c["blast_rtt_p99_us"] + 0 &&
-		$c["blast_rtt_p99_us"] <= $c["blast_rtt_max_us"] + 0 && $c["blast_rtt"] == 1 && $c["blast_outstanding"] == 1 &&
+		$c["blast_rtt_p99_us"] <= $c["blast_rtt_max_us"] + 0 && $c["blast_rtt"] == 1 && $c["blast_outstanding"] == 32 && $c["blast_rate"] == 1000 &&
 		$c["blast_size"] == 64 && $c["blast_sent"] == $c["blast_transactions"] + $c["blast_rtt_lost"] &&
 		$c["suck_valid"] <= $c["blast_sent"] + 0 && $c["suck_echoed"] + $c["suck_echo_errors"] == $c["suck_valid"] &&
 		$c["blast_transactions"] <= $c["suck_echoed"] + 0 && $c["suck_stop"] == "fin" &&
@@ -91,7 +91,7 @@ common() {
 	check "$cm_w: env.txt says under_load: 1" grep -qx 'under_load: 1' "$cm_d/env.txt"
 	check "$cm_w: every suck --echo" sh -c "! grep '^cmd: .*/suck ' '$cm_d/env.txt' | grep -v -- ' --echo' | grep -q ."
 	check "$cm_w: a probe per run, a flood per loaded run" test \
-		"$(grep -c '^cmd: .*/blast .* -s 64 .*--rtt --outstanding 1' "$cm_d/env.txt") $(grep -c '^cmd: .*/blast .* --fin-time 100ms' "$cm_d/env.txt")" = \
+		"$(grep -c '^cmd: .*/blast .* -s 64 .*--rtt -r 1000 --outstanding 32' "$cm_d/env.txt") $(grep -c '^cmd: .*/blast .* --fin-time 100ms' "$cm_d/env.txt")" = \
 		"$(($(printf '%s\n' "$cm_want" | tr ';' '\n' | grep -c .))) $(printf '%s\n' "$cm_want" | tr ';' '\n' | grep -c loaded)"
 	check "$cm_w: no suck or blast of the runs left" none_left "$cm_d"
 }

@@ -1,5 +1,5 @@
 # scripts/lib/underload.sh: the suite's latency-under-load trial (suite --under-load): a probe
-# of round trips (blast --rtt, one request in flight) into one suck --echo, alone or beside a
+# of round trips (blast --rtt at a fixed rate) into one suck --echo, alone or beside a
 # flood of data from a second blast into the same socket. Sourced after pair.sh, whose
 # spawning, waiting and stopping it uses (so the traps stop these tools too), never run.
 #
@@ -15,8 +15,9 @@
 # Reports: NAME.suck.tsv, NAME.blast.tsv (the probe), NAME.flood.tsv (loaded only), each with
 # its .err (the -i interval rows).
 UL_PROBE_SIZE=64  # the probe's requests and replies: small (under a run key 36 at least)
-UL_PROBE_WAIT=20ms # a request unanswered this long is lost and the next one sent
-UL_PROBE="--rtt --outstanding 1 --rtt-timeout $UL_PROBE_WAIT"
+UL_PROBE_WAIT=20ms # a request unanswered this long is lost
+UL_PROBE_RATE=1000 # requests a second, evenly: at most 20 in flight within the wait, 32 allowed
+UL_PROBE="--rtt -r $UL_PROBE_RATE --outstanding 32 --rtt-timeout $UL_PROBE_WAIT"
 
 # ul_trial NAME LABEL VARIANT LOADED: the trial, LOADED 1 with the flood; status as
 # pair_trial's (0 done, 1 failed, 2 a tool refused its options, 4 skipped: the variant from

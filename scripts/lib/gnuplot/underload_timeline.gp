@@ -1,8 +1,7 @@
 # underload_timeline.gp: suite --under-load over the runs, one panel per variant: what suck read
 # per second beside the flood (left axis: the flood, and the probe's few requests), and the
 # probe's round trips per second alone (dashed) and beside the flood (solid) on the right, log
-# scale: one request in flight, so a rate is one over the mean wait of a request (a lost one
-# waits the probe's timeout). Medians of the rounds at each quarter second, bands min..max.
+# scale: the probe asks at a fixed rate, so what falls below it was lost. Medians of the rounds at each quarter second, bands min..max.
 # Set by scripts/plot: term, out, subtitle, variants (names, in the tables' order) and
 # datafile (timeline.awk's data sets for VARIANT-alone and VARIANT-loaded: the i-th variant's
 # alone blast is index 4(i-1), alone suck 4(i-1)+1, loaded blast 4(i-1)+2, loaded suck 4(i-1)+3;
