@@ -40,6 +40,7 @@ _Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be
 
 enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
 enum blast_stop { BLAST_STOP_TIME, BLAST_STOP_COUNT, BLAST_STOP_SIGNAL, BLAST_STOP_ERROR };
+enum blast_via { BLAST_VIA_SOCKET, BLAST_VIA_PACKET, BLAST_VIA_XDP }; /* --via; 0 is the UDP socket */
 
 /* -s as a size mix (mix.c): one cycle of n sizes, shuffled once, read by every flow. */
 struct blast_mix {
@@ -223,6 +224,7 @@ struct flow {
 	uint64_t zc_waits;       /* calls that waited for their slot's completions */
 	uint64_t zc_foreign;     /* error-queue entries that were not blast's completions */
 	struct pkt *pkt;         /* --via packet: the flow's ring and its counts (packet.c) */
+	struct xtx *xtx;         /* --via xdp: the flow's AF_XDP socket and its counts (xdp.c) */
 };
 
 /* The flows of a run added up, apart from printing them. */
@@ -298,6 +300,13 @@ struct pkt_path {
 	int test_badsum;            /* BS_VIA_TEST=badsum: every data frame's UDP checksum off by one */
 };
 struct report;
+/* packet_path: the path found, for --via xdp's flows (NULL before packet_prepare); packet_port:
+ * a UDP socket bound to the path's source address and connected to -a, which holds the frames'
+ * source port (*sport, host order) and takes the ICMP errors for it (-1 with errno);
+ * packet_refused: such a socket was told the port is closed (ECONNREFUSED: the fins end). */
+const struct pkt_path *packet_path(void);
+int packet_port(const struct blast_cfg *cfg, uint16_t *sport);
+int packet_refused(int port_fd);
 int packet_prepare(const struct blast_cfg *cfg, int run);
 int packet_mac(const char *s, uint8_t mac[6]);
 const char *packet_dev(void);
@@ -309,5 +318,17 @@ size_t pkt_headers(const struct pkt_path *p, uint8_t *f, uint16_t sport, size_t 
 uint32_t pkt_udp_base(const struct pkt_path *p, const uint8_t *udp);
 void pkt_stamp(uint8_t *udp, uint32_t base, uint64_t seq, uint64_t send_ns);
 void pkt_udp_csum(const struct pkt_path *p, uint8_t *udp);
+
+/* xdp.c: --via xdp, the mode_xdp row (mode.h), on the path packet_prepare finds. xdptx_probe
+ * (from packet_prepare) opens and binds one throwaway AF_XDP socket as a flow would: 0, or the
+ * exit code after saying why (2: more flows than the device has TX queues; 4: no AF_XDP here);
+ * xdptx_mode says what it and the flows got ("copy" or "zerocopy"; NULL before);
+ * xdptx_counts adds the flows' frames completed, waits for a free frame, kicks that moved
+ * nothing, and frames still outstanding at the end. */
+#define XT_FRAME_MAX 4096      /* an AF_XDP frame: one UMEM chunk, at most a page */
+int xdptx_probe(const struct blast_cfg *cfg, const struct pkt_path *p);
+const char *xdptx_mode(void);
+void xdptx_counts(const struct flow *fs, unsigned n, uint64_t *frames, uint64_t *full, uint64_t *refused,
+		  uint64_t *outstanding);
 
 #endif

@@ -3,7 +3,7 @@
  * end every flow with a fin carrying its totals. --check goes as far as a run does before its
  * first send call and reports the settings instead. Exit: 0 sent (or checked), 1 runtime
  * failure, 2 bad usage, 4 -g asked for UDP GSO and this kernel has none (or --zerocopy for
- * MSG_ZEROCOPY; --via packet without CAP_NET_RAW or on loopback). */
+ * MSG_ZEROCOPY; --via packet or xdp without CAP_NET_RAW or on loopback; xdp without AF_XDP). */
 #include <err.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -30,7 +30,7 @@
 static const char *const brief_keys[] = {
 	"tool", "addr", "run_id", "stop", "size", "mix", "sent", "duration_s", "pps", "mbps", "?rate_pct",
 	"?errors", "cpu_ns_per_pkt", "rss_kib", "pattern_gap_mean_us", "pattern_gap_cv", "transactions",
-	"tps", "rtt_p50_us", "rtt_p99_us", "?rtt_lost", "?zc_copied", "?tx_frames", NULL,
+	"tps", "rtt_p50_us", "rtt_p99_us", "?rtt_lost", "?zc_copied", "?tx_frames", "?tx_outstanding", NULL,
 };
 
 static const char *const stop_names[] = { "time", "count", "signal", "error" };
