@@ -272,13 +272,15 @@ struct rtt_total {
 };
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t);
 
-/* packet.c: --via packet, the mode_packet row (mode.h). packet_prepare finds the path once (the
- * device, the MACs, the source address; a run may ask for the neighbour's entry, run 0 sends
- * nothing) and tries one ring: 0, or the exit code after saying why (1; 2: -s above the
- * device's MTU; 4: no CAP_NET_RAW, loopback, a device with no Ethernet header). packet_mac
+/* packet.c: --via packet, the mode_packet row (mode.h), and the path --via xdp takes too.
+ * packet_prepare finds the path once (the device, the MACs, the source address; a run may ask
+ * for the neighbour's entry, run 0 sends nothing) and, for packet, tries one ring: 0, or the
+ * exit code after saying why (1; 2: -s above the device's MTU, xdp: a frame above
+ * XT_FRAME_MAX; 4: no CAP_NET_RAW, xdp: no AF_XDP, loopback, a device with no Ethernet
+ * header). packet_mac
  * parses --dst-mac (-1: not six hex bytes with ':'). packet_dev and packet_dst_mac say the path
  * found (the reports' dev and dst_mac; NULL before packet_prepare, or no neighbour entry yet);
- * packet_report adds a run's keys tx_frames, ring_full, ring_refused.
+ * packet_report adds a run's keys tx_frames, tx_outstanding, ring_full, ring_refused.
  * The frame builder, for the flows and the unit tests: pkt_headers writes the Ethernet, IP and
  * UDP headers of a UDP payload of len bytes (the UDP checksum 0) and returns their length;
  * pkt_udp_base is the folded sum of the pseudo-header and the UDP datagram at udp (its checksum
@@ -319,16 +321,18 @@ uint32_t pkt_udp_base(const struct pkt_path *p, const uint8_t *udp);
 void pkt_stamp(uint8_t *udp, uint32_t base, uint64_t seq, uint64_t send_ns);
 void pkt_udp_csum(const struct pkt_path *p, uint8_t *udp);
 
-/* xdp.c: --via xdp, the mode_xdp row (mode.h), on the path packet_prepare finds. xdptx_probe
- * (from packet_prepare) opens and binds one throwaway AF_XDP socket as a flow would: 0, or the
- * exit code after saying why (2: more flows than the device has TX queues; 4: no AF_XDP here);
- * xdptx_mode says what it and the flows got ("copy" or "zerocopy"; NULL before);
- * xdptx_counts adds the flows' frames completed, waits for a free frame, kicks that moved
- * nothing, and frames still outstanding at the end. */
+/* xdp.c: --via xdp, the mode_xdp row (mode.h), on the path packet_prepare found. xdptx_probe
+ * (after packet_prepare) opens and binds one throwaway AF_XDP socket as a flow would: 0, or
+ * the exit code after saying why (2: more flows than the device has TX queues; 4: no AF_XDP
+ * here); xdptx_mode says what it and the flows got ("copy" or "zerocopy"; NULL before);
+ * xdptx_report adds a run's tx_frames (completed), tx_outstanding, ring_full (waits for a free
+ * frame) and ring_refused (kicks that moved nothing) through packet_report_frames, which
+ * packet_report uses too (tx_outstanding 0; on 0: every key '-'). */
 #define XT_FRAME_MAX 4096      /* an AF_XDP frame: one UMEM chunk, at most a page */
-int xdptx_probe(const struct blast_cfg *cfg, const struct pkt_path *p);
+int xdptx_probe(const struct blast_cfg *cfg);
 const char *xdptx_mode(void);
-void xdptx_counts(const struct flow *fs, unsigned n, uint64_t *frames, uint64_t *full, uint64_t *refused,
-		  uint64_t *outstanding);
+void xdptx_report(struct report *r, const struct flow *fs, unsigned n);
+void packet_report_frames(struct report *r, int on, uint64_t frames, uint64_t outstanding, uint64_t full,
+			  uint64_t refused);
 
 #endif

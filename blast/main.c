@@ -207,7 +207,10 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	add_rtt(r, fs, dur);
 	add_zc(r, fs, &t);
 	blast_settings(r, &cfg, BS_VIA, 0, &fs[0]);
-	packet_report(r, &cfg, fs, cfg.flows);
+	if (cfg.via == BLAST_VIA_XDP)
+		xdptx_report(r, fs, cfg.flows);
+	else
+		packet_report(r, &cfg, fs, cfg.flows);
 }
 
 /* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
@@ -225,6 +228,8 @@ static int check(void)
 		return 1;
 	close(f.fd);
 	if (cfg.via && (rc = packet_prepare(&cfg, 0)) != 0)
+		return rc;
+	if (cfg.via == BLAST_VIA_XDP && (rc = xdptx_probe(&cfg)) != 0)
 		return rc;
 	report_init(&r);
 	report_str(&r, "tool", "blast");
@@ -259,6 +264,8 @@ int main(int argc, char **argv)
 		sys_random(&cfg.run_id, sizeof cfg.run_id);
 	mode = mode_pick(&cfg);
 	if (cfg.via && (rc = packet_prepare(&cfg, 1)) != 0)
+		return rc;
+	if (cfg.via == BLAST_VIA_XDP && (rc = xdptx_probe(&cfg)) != 0)
 		return rc;
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];

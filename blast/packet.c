@@ -644,11 +644,11 @@ int packet_prepare(const struct blast_cfg *cfg, int run)
 	}
 	path.test_badsum = getenv("BS_VIA_TEST") && !strcmp(getenv("BS_VIA_TEST"), "badsum");
 
-	/* One throwaway ring (socket), as a run's first flow makes it: the kernel's answer now. */
+	/* One throwaway ring, as a run's first flow makes it: the kernel's answer now, not later
+	 * (--via xdp: its socket is xdptx_probe's, after this). */
 	if (xdp) {
-		int rc = xdptx_probe(cfg, &path);
-		path_ready = rc == 0;
-		return rc;
+		path_ready = 1;
+		return 0;
 	}
 	struct pkt probe = { 0 };
 	if ((fd = ring_open(&probe, frame_bytes(cfg), 2, cfg->mark.priority >= 0 ? (int)cfg->mark.priority : -1,
@@ -1029,19 +1029,10 @@ const char *packet_dst_mac(char *buf, size_t len)
 	return buf;
 }
 
-void packet_report(struct report *r, const struct blast_cfg *cfg, const struct flow *fs, unsigned n)
+void packet_report_frames(struct report *r, int on, uint64_t frames, uint64_t outstanding, uint64_t full,
+			  uint64_t refused)
 {
-	uint64_t frames = 0, full = 0, refused = 0, outstanding = 0;
-
-	if (cfg->via == BLAST_VIA_XDP)
-		xdptx_counts(fs, n, &frames, &full, &refused, &outstanding);
-	for (unsigned i = 0; i < n; i++)
-		if (fs[i].pkt) {
-			frames += fs[i].pkt->taken;
-			full += fs[i].pkt->ring_full;
-			refused += fs[i].pkt->refused;
-		}
-	if (cfg->via) {
+	if (on) {
 		report_u64(r, "tx_frames", frames);
 		report_u64(r, "tx_outstanding", outstanding);
 		report_u64(r, "ring_full", full);
@@ -1052,4 +1043,17 @@ void packet_report(struct report *r, const struct blast_cfg *cfg, const struct f
 		report_none(r, "ring_full");
 		report_none(r, "ring_refused");
 	}
+}
+
+void packet_report(struct report *r, const struct blast_cfg *cfg, const struct flow *fs, unsigned n)
+{
+	uint64_t frames = 0, full = 0, refused = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (fs[i].pkt) {
+			frames += fs[i].pkt->taken;
+			full += fs[i].pkt->ring_full;
+			refused += fs[i].pkt->refused;
+		}
+	packet_report_frames(r, cfg->via != 0, frames, 0, full, refused);
 }

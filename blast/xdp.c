@@ -93,12 +93,18 @@ static unsigned tx_queues(const char *dev)
 	return n;
 }
 
-int xdptx_probe(const struct blast_cfg *cfg, const struct pkt_path *p)
+int xdptx_probe(const struct blast_cfg *cfg)
 {
+	const struct pkt_path *p = packet_path();
 	struct xsk x;
 	const char *call = "";
-	unsigned q = tx_queues(p->dev);
+	unsigned q;
 
+	if (!p) {
+		fprintf(stderr, "blast: --via xdp: no path (packet_prepare first)\n");
+		return 1;
+	}
+	q = tx_queues(p->dev);
 	if (q && cfg->flows > q) {
 		fprintf(stderr, "blast: -j %u with --via xdp on %s: a flow sends on a TX queue of its own and %s "
 			"has %u; accepted: -j %u or less\n", cfg->flows, p->dev, p->dev, q, q);
@@ -455,14 +461,16 @@ const struct send_mode mode_xdp = {
 	.free = xt_free,
 };
 
-void xdptx_counts(const struct flow *fs, unsigned n, uint64_t *frames, uint64_t *full, uint64_t *refused,
-		  uint64_t *outstanding)
+void xdptx_report(struct report *r, const struct flow *fs, unsigned n)
 {
+	uint64_t frames = 0, full = 0, refused = 0, outstanding = 0;
+
 	for (unsigned i = 0; i < n; i++)
 		if (fs[i].xtx) {
-			*frames += fs[i].xtx->completed;
-			*full += fs[i].xtx->ring_full;
-			*refused += fs[i].xtx->refused;
-			*outstanding += fs[i].xtx->submitted - fs[i].xtx->completed;
+			frames += fs[i].xtx->completed;
+			full += fs[i].xtx->ring_full;
+			refused += fs[i].xtx->refused;
+			outstanding += fs[i].xtx->submitted - fs[i].xtx->completed;
 		}
+	packet_report_frames(r, 1, frames, outstanding, full, refused);
 }
