@@ -26,7 +26,6 @@
  * frame's length fits its chunk (packet_prepare checks -s). The queue must exist for TX: copy
  * mode sends nothing on a queue at or above the device's TX queues, so -j is checked against
  * them. */
-#include <dirent.h>
 #include <errno.h>
 #include <linux/if_xdp.h>
 #include <stdio.h>
@@ -76,23 +75,6 @@ static unsigned frame_size(const struct blast_cfg *cfg, const struct pkt_path *p
 	return len <= 2048 ? 2048 : XT_FRAME_MAX;
 }
 
-/* The device's TX queues (sysfs queues/tx-*), 0 when they cannot be counted. */
-static unsigned tx_queues(const char *dev)
-{
-	char dir[64];
-	DIR *d;
-	struct dirent *e;
-	unsigned n = 0;
-
-	snprintf(dir, sizeof dir, "/sys/class/net/%s/queues", dev);
-	if (!(d = opendir(dir)))
-		return 0;
-	while ((e = readdir(d)))
-		n += strncmp(e->d_name, "tx-", 3) == 0;
-	closedir(d);
-	return n;
-}
-
 int xdptx_probe(const struct blast_cfg *cfg)
 {
 	const struct pkt_path *p = packet_path();
@@ -104,7 +86,7 @@ int xdptx_probe(const struct blast_cfg *cfg)
 		fprintf(stderr, "blast: --via xdp: no path (packet_prepare first)\n");
 		return 1;
 	}
-	q = tx_queues(p->dev);
+	q = xsk_dev_tx_queues(p->dev, p->ifindex); /* 0: not counted (another namespace's sysfs) */
 	if (q && cfg->flows > q) {
 		fprintf(stderr, "blast: -j %u with --via xdp on %s: a flow sends on a TX queue of its own and %s "
 			"has %u; accepted: -j %u or less\n", cfg->flows, p->dev, p->dev, q, q);

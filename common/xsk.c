@@ -372,7 +372,7 @@ int xsk_dev_of(const struct net_addr *addr, char name[IF_NAMESIZE])
 	return found ? 0 : -1;
 }
 
-unsigned xsk_dev_queues(const char *name, unsigned ifindex)
+static unsigned dev_queues(const char *name, unsigned ifindex, const char *prefix)
 {
 	char path[64];
 	DIR *d;
@@ -392,8 +392,18 @@ unsigned xsk_dev_queues(const char *name, unsigned ifindex)
 	if (!(d = opendir(path)))
 		return 0;
 	while ((e = readdir(d)))
-		if (strncmp(e->d_name, "rx-", 3) == 0)
+		if (strncmp(e->d_name, prefix, 3) == 0)
 			n++;
 	closedir(d);
 	return n;
+}
+
+unsigned xsk_dev_queues(const char *name, unsigned ifindex)
+{
+	return dev_queues(name, ifindex, "rx-");
+}
+
+unsigned xsk_dev_tx_queues(const char *name, unsigned ifindex)
+{
+	return dev_queues(name, ifindex, "tx-");
 }

@@ -89,5 +89,7 @@ int xsk_dev_of(const struct net_addr *addr, char name[IF_NAMESIZE]);
 /* The receive queues of the device name with ifindex (sysfs queues/rx-*), or 0 when they
  * cannot be counted (the sysfs seen here is another network namespace's). */
 unsigned xsk_dev_queues(const char *name, unsigned ifindex);
+/* Its transmit queues (queues/tx-*), the same way. */
+unsigned xsk_dev_tx_queues(const char *name, unsigned ifindex);
 
 #endif
