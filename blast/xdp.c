@@ -5,8 +5,8 @@
  * has it, else copy (veth). Every UMEM frame is made a whole data frame once, at setup, with
  * its checksum's constant part kept; a batch (-b) takes free frames, stamps each (sequence,
  * send time, checksum), writes a descriptor each and publishes them with one release store,
- * then kicks the kernel (sendto) when the ring's XDP_RING_NEED_WAKEUP says so, or always in
- * copy mode, where only a sendto sends. The kernel hands each frame back through the
+ * then kicks the kernel (sendto) when the ring's XDP_RING_NEED_WAKEUP says so, and always in
+ * copy mode, where only a sendto sends (6.18 keeps the flag set there anyway). The kernel hands each frame back through the
  * completion ring once its skb is gone (copy) or the device sent it (zero-copy); those frames
  * are free again. The fins go the same way, repeated as the UDP path repeats them.
  *
