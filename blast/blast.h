@@ -40,6 +40,7 @@ _Static_assert(BLAST_MAX_FLOWS <= WIRE_MAX_FLOWS, "a flow id blast sends must be
 
 enum blast_payload { BLAST_PAYLOAD_RANDOM, BLAST_PAYLOAD_ZERO, BLAST_PAYLOAD_PATTERN };
 enum blast_stop { BLAST_STOP_TIME, BLAST_STOP_COUNT, BLAST_STOP_SIGNAL, BLAST_STOP_ERROR };
+enum blast_via { BLAST_VIA_SOCKET, BLAST_VIA_PACKET, BLAST_VIA_XDP }; /* --via; 0 is the UDP socket */
 
 /* -s as a size mix (mix.c): one cycle of n sizes, shuffled once, read by every flow. */
 struct blast_mix {
@@ -226,6 +227,7 @@ struct flow {
 	uint64_t zc_waits;       /* calls that waited for their slot's completions */
 	uint64_t zc_foreign;     /* error-queue entries that were not blast's completions */
 	struct pkt *pkt;         /* --via packet: the flow's ring and its counts (packet.c) */
+	struct xtx *xtx;         /* --via xdp: the flow's AF_XDP socket and its counts (xdp.c) */
 };
 
 /* The flows of a run added up, apart from printing them. */
@@ -280,13 +282,15 @@ struct rtt_total {
 };
 void rtt_sum(const struct flow *fs, unsigned n, struct rtt_total *t);
 
-/* packet.c: --via packet, the mode_packet row (mode.h). packet_prepare finds the path once (the
- * device, the MACs, the source address; a run may ask for the neighbour's entry, run 0 sends
- * nothing) and tries one ring: 0, or the exit code after saying why (1; 2: -s above the
- * device's MTU; 4: no CAP_NET_RAW, loopback, a device with no Ethernet header). packet_mac
+/* packet.c: --via packet, the mode_packet row (mode.h), and the path --via xdp takes too.
+ * packet_prepare finds the path once (the device, the MACs, the source address; a run may ask
+ * for the neighbour's entry, run 0 sends nothing) and, for packet, tries one ring: 0, or the
+ * exit code after saying why (1; 2: -s above the device's MTU, xdp: a frame above
+ * XT_FRAME_MAX; 4: no CAP_NET_RAW, xdp: no AF_XDP, loopback, a device with no Ethernet
+ * header). packet_mac
  * parses --dst-mac (-1: not six hex bytes with ':'). packet_dev and packet_dst_mac say the path
  * found (the reports' dev and dst_mac; NULL before packet_prepare, or no neighbour entry yet);
- * packet_report adds a run's keys tx_frames, ring_full, ring_refused.
+ * packet_report adds a run's keys tx_frames, tx_outstanding, ring_full, ring_refused.
  * The frame builder, for the flows and the unit tests: pkt_headers writes the Ethernet, IP and
  * UDP headers of a UDP payload of len bytes (the UDP checksum 0) and returns their length;
  * pkt_udp_base is the folded sum of the pseudo-header and the UDP datagram at udp (its checksum
@@ -308,6 +312,13 @@ struct pkt_path {
 	int test_badsum;            /* BS_VIA_TEST=badsum: every data frame's UDP checksum off by one */
 };
 struct report;
+/* packet_path: the path found, for --via xdp's flows (NULL before packet_prepare); packet_port:
+ * a UDP socket bound to the path's source address and connected to -a, which holds the frames'
+ * source port (*sport, host order) and takes the ICMP errors for it (-1 with errno);
+ * packet_refused: such a socket was told the port is closed (ECONNREFUSED: the fins end). */
+const struct pkt_path *packet_path(void);
+int packet_port(const struct blast_cfg *cfg, uint16_t *sport);
+int packet_refused(int port_fd);
 int packet_prepare(const struct blast_cfg *cfg, int run);
 int packet_mac(const char *s, uint8_t mac[6]);
 const char *packet_dev(void);
@@ -319,5 +330,19 @@ size_t pkt_headers(const struct pkt_path *p, uint8_t *f, uint16_t sport, size_t 
 uint32_t pkt_udp_base(const struct pkt_path *p, const uint8_t *udp);
 void pkt_stamp(uint8_t *udp, uint32_t base, uint64_t seq, uint64_t send_ns);
 void pkt_udp_csum(const struct pkt_path *p, uint8_t *udp);
+
+/* xdp.c: --via xdp, the mode_xdp row (mode.h), on the path packet_prepare found. xdptx_probe
+ * (after packet_prepare) opens and binds one throwaway AF_XDP socket as a flow would: 0, or
+ * the exit code after saying why (2: more flows than the device has TX queues; 4: no AF_XDP
+ * here); xdptx_mode says what it and the flows got ("copy" or "zerocopy"; NULL before);
+ * xdptx_report adds a run's tx_frames (completed), tx_outstanding, ring_full (waits for a free
+ * frame) and ring_refused (kicks that moved nothing) through packet_report_frames, which
+ * packet_report uses too (tx_outstanding 0; on 0: every key '-'). */
+#define XT_FRAME_MAX 4096      /* an AF_XDP frame: one UMEM chunk, at most a page */
+int xdptx_probe(const struct blast_cfg *cfg);
+const char *xdptx_mode(void);
+void xdptx_report(struct report *r, const struct flow *fs, unsigned n);
+void packet_report_frames(struct report *r, int on, uint64_t frames, uint64_t outstanding, uint64_t full,
+			  uint64_t refused);
 
 #endif

@@ -3,7 +3,7 @@
  * end every flow with a fin carrying its totals. --check goes as far as a run does before its
  * first send call and reports the settings instead. Exit: 0 sent (or checked), 1 runtime
  * failure, 2 bad usage, 4 -g asked for UDP GSO and this kernel has none (or --zerocopy for
- * MSG_ZEROCOPY; --via packet without CAP_NET_RAW or on loopback). */
+ * MSG_ZEROCOPY; --via packet or xdp without CAP_NET_RAW or on loopback; xdp without AF_XDP). */
 #include <err.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -31,7 +31,7 @@ static const char *const brief_keys[] = {
 	"tool", "addr", "run_id", "stop", "size", "mix", "sent", "duration_s", "pps", "mbps", "?rate_pct",
 	"?errors", "cpu_ns_per_pkt", "rss_kib", "pattern_gap_mean_us", "pattern_gap_cv", "transactions",
 	"tps", "rtt_p50_us", "rtt_p99_us", "?rtt_lost", "?rtt_lost_up", "?rtt_lost_down", "?zc_copied",
-	"?tx_frames", NULL,
+	"?tx_frames", "?tx_outstanding", NULL,
 };
 
 static const char *const stop_names[] = { "time", "count", "signal", "error" };
@@ -248,7 +248,10 @@ static void add_report(struct report *r, const struct flow *fs, const struct sys
 	add_rtt(r, fs, dur);
 	add_zc(r, fs, &t);
 	blast_settings(r, &cfg, BS_VIA, 0, &fs[0]);
-	packet_report(r, &cfg, fs, cfg.flows);
+	if (cfg.via == BLAST_VIA_XDP)
+		xdptx_report(r, fs, cfg.flows);
+	else
+		packet_report(r, &cfg, fs, cfg.flows);
 }
 
 /* --check: a run's setup up to its first send call, on one throwaway socket: connected (so
@@ -266,6 +269,8 @@ static int check(void)
 		return 1;
 	close(f.fd);
 	if (cfg.via && (rc = packet_prepare(&cfg, 0)) != 0)
+		return rc;
+	if (cfg.via == BLAST_VIA_XDP && (rc = xdptx_probe(&cfg)) != 0)
 		return rc;
 	report_init(&r);
 	report_str(&r, "tool", "blast");
@@ -300,6 +305,8 @@ int main(int argc, char **argv)
 		sys_random(&cfg.run_id, sizeof cfg.run_id);
 	mode = mode_pick(&cfg);
 	if (cfg.via && (rc = packet_prepare(&cfg, 1)) != 0)
+		return rc;
+	if (cfg.via == BLAST_VIA_XDP && (rc = xdptx_probe(&cfg)) != 0)
 		return rc;
 	for (unsigned i = 0; i < cfg.flows; i++) {
 		struct flow *f = &fs[i];

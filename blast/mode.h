@@ -2,7 +2,7 @@
  * and what a flow does in that mode: setup (its buffers and state, after main has opened its
  * socket), run (the send loop, then the fins) and free. mode_pick chooses the row once, from
  * the options, and every flow runs it. The rows live beside their loops: plain, mix and
- * zerocopy in send.c (one loop, compiled for each), rtt in rtt.c, packet in packet.c. */
+ * zerocopy in send.c (one loop, compiled for each), rtt in rtt.c, packet in packet.c, xdp in xdp.c. */
 #ifndef MODE_H
 #define MODE_H
 #include "blast.h"
@@ -19,10 +19,10 @@ struct send_mode {
 	void (*free)(struct flow *f);    /* what setup made, also after it failed halfway */
 };
 
-extern const struct send_mode mode_plain, mode_mix, mode_zerocopy, mode_rtt, mode_packet;
+extern const struct send_mode mode_plain, mode_mix, mode_zerocopy, mode_rtt, mode_packet, mode_xdp;
 /* Every mode, NULL-terminated. */
 extern const struct send_mode *const modes[];
-/* The mode the options ask for: --via packet, --rtt, a size mix (-s as a mix), --zerocopy, else plain. The
+/* The mode the options ask for: --via packet or xdp, --rtt, a size mix (-s as a mix), --zerocopy, else plain. The
  * options exclude one another where two would apply (options.c). */
 const struct send_mode *mode_pick(const struct blast_cfg *cfg);
 

@@ -1,8 +1,8 @@
 /* blast's options: the table (options.h) made into rows, the setters and report shows its rows
  * name, and the rules between options that are real logic (the address, sizes against the
  * address's limit, GSO against the kernel's, --rtt against the shape and the run key, --via
- * packet's and --pattern's against the rest), after the table's own parse. Every check on the
- * options is here: --check (main.c) relies on it. */
+ * packet's and xdp's and --pattern's against the rest), after the table's own parse. Every check
+ * on the options is here: --check (main.c) relies on it. */
 #include <limits.h>
 #include <net/if.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 #include "report.h"
 
 static const char *const payload_names[] = { "random", "zero", "pattern", NULL };
-static const char *const via_names[] = { "socket", "packet", NULL };
+static const char *const via_names[] = { "socket", "packet", "xdp", NULL };
 
 /* -t: a deadline shorter than the flows' start would send nothing. */
 static void set_time(const struct optdef *o, void *cfg, const char *arg)
@@ -199,16 +199,22 @@ static void show_pattern(struct report *r, const struct optdef *o, const void *c
 		report_none(r, "pattern_gap_cv");
 }
 
-/* dev and dst_mac: the path --via packet found (packet.c); '-' without it. */
+/* dev and dst_mac: the path --via packet or xdp found (packet.c); xdp_mode: the AF_XDP
+ * socket's (xdp.c); '-' without them. */
 static void show_dev(struct report *r, const struct optdef *o, const void *cfg, int check, const void *f)
 {
 	const char *dev = C(cfg)->via ? packet_dev() : NULL;
+	const char *mode = C(cfg)->via == BLAST_VIA_XDP ? xdptx_mode() : NULL;
 
 	(void)check, (void)f;
 	if (dev)
 		report_str(r, o->key, dev);
 	else
 		report_none(r, o->key);
+	if (mode)
+		report_str(r, "xdp_mode", mode);
+	else
+		report_none(r, "xdp_mode");
 }
 
 static void show_dst_mac(struct report *r, const struct optdef *o, const void *cfg, int check,
@@ -297,11 +303,11 @@ void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 	if (cfg->rtt && cfg->key.set && cfg->size < WIRE_REQ_PROOF_END)
 		opt_die("--rtt -s %u under a run key: a request carries the run's proof after its "
 			"header, -s %d or more", (unsigned)cfg->size, WIRE_REQ_PROOF_END);
-	/* --via packet: frames of one size to one receiver, built in blast */
+	/* --via packet, xdp: frames of one size to one receiver, built in blast */
 	if ((cfg->dev || dst_mac_arg) && !cfg->via)
-		opt_die("%s applies to --via packet", cfg->dev ? "--dev" : "--dst-mac");
+		opt_die("%s applies to --via packet and --via xdp", cfg->dev ? "--dev" : "--dst-mac");
 	if (cfg->via && (cfg->rtt || cfg->mix.n || cfg->zerocopy || cfg->group))
-		opt_die("--via packet with %s: it sends a stream of one size to one receiver",
+		opt_die("--via %s with %s: it sends a stream of one size to one receiver", via_names[cfg->via],
 			cfg->rtt ? "--rtt" : cfg->mix.n ? "a size mix" : cfg->zerocopy ? "--zerocopy" :
 			"a multicast group");
 	if (dst_mac_arg && packet_mac(dst_mac_arg, cfg->dst_mac) < 0)
@@ -335,12 +341,13 @@ void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 	if (segs_arg)
 		cfg->segs = (unsigned)optdef_u64(optdef_row(&table, "gso"), segs_arg, 1, cfg->max_segs);
 	if (cfg->via && cfg->segs > 1)
-		fprintf(stderr, "blast: note: -g %u with --via packet: every frame is one datagram; -g 1\n",
-			cfg->segs);
+		fprintf(stderr, "blast: note: -g %u with --via %s: every frame is one datagram; -g 1\n",
+			cfg->segs, via_names[cfg->via]);
 	if (cfg->via)
 		cfg->segs = 1;
 	if (cfg->via && cfg->pattern.kind != PATTERN_EVEN)
-		opt_die("--via packet with --pattern %s: the packet ring paces evenly", cfg->pattern.spec);
+		opt_die("--via %s with --pattern %s: the %s ring paces evenly", via_names[cfg->via], cfg->pattern.spec,
+			cfg->via == BLAST_VIA_XDP ? "AF_XDP" : "packet");
 	/* --pattern's rules against the other options, frames' rate and its calls (pattern.c) */
 	if ((err = pattern_plan(cfg, &batch_set)))
 		opt_die("--pattern %s%s", cfg->pattern.spec, err);

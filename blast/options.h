@@ -146,20 +146,21 @@ OPT(int, zerocopy, .name = "zerocopy", .type = OD_FLAG, .def = "off", .key = "ze
 	   "size, not with `--rtt`; exit 4 without kernel support")
 OPT(int, via, .name = "via", .arg = "PATH", .type = OD_NAMES, .names = via_names, OD_DEF("socket"),
     .key = "via", .sec = BS_VIA,
-    .help = "socket (UDP) or packet: Ethernet frames built by blast, sent through an AF_PACKET TX "
-	    "ring beneath the socket (root)",
-    .doc = "`socket` (UDP sockets) or `packet`: Ethernet frames built by blast, sent through an "
-	   "AF_PACKET TX ring beneath the socket ([below](#beneath-the-socket---via-packet)); root; one "
-	   "size, not with `--rtt`, `--zerocopy`, `--pattern` or a group; `-g` is 1; keys `via`, and for "
-	   "a run `tx_frames`, `ring_full`, `ring_refused`")
+    .help = "socket (UDP), packet: Ethernet frames built by blast, sent through an AF_PACKET TX "
+	    "ring beneath the socket, or xdp: the same frames through an AF_XDP socket's TX ring (root)",
+    .doc = "`socket` (UDP sockets), `packet`: Ethernet frames built by blast, sent through an "
+	   "AF_PACKET TX ring beneath the socket ([below](#beneath-the-socket---via-packet)), or `xdp`: "
+	   "the same frames through an AF_XDP socket's TX ring ([below](#an-af_xdp-socket---via-xdp)); "
+	   "root; one size, not with `--rtt`, `--zerocopy`, `--pattern` or a group; `-g` is 1; keys "
+	   "`via`, `xdp_mode`, and for a run `tx_frames`, `tx_outstanding`, `ring_full`, `ring_refused`")
 OPT(const char *, dev, .name = "dev", .arg = "DEV", .type = OD_STR, .set = set_dev,
     .def = "the route's to `-a`", .key = "dev", .sec = BS_VIA, .show = show_dev,
-    .help = "--via packet: the device to send on",
-    .doc = "`--via packet`: the device to send on; key `dev`, the device used")
+    .help = "--via packet, xdp: the device to send on",
+    .doc = "`--via packet`, `xdp`: the device to send on; key `dev`, the device used")
 OPT_ARG(.name = "dst-mac", .arg = "MAC", .type = OD_STR, .def = "the neighbour table's", .key = "dst_mac",
 	.sec = BS_VIA, .show = show_dst_mac,
-	.help = "--via packet: the frames' destination",
-	.doc = "`--via packet`: the frames' destination MAC, `02:62:73:00:00:02`; key `dst_mac`, the one "
+	.help = "--via packet, xdp: the frames' destination",
+	.doc = "`--via packet`, `xdp`: the frames' destination MAC, `02:62:73:00:00:02`; key `dst_mac`, the one "
 	       "used (`-` where none is known yet)")
 OPT(int, cpu, .name = "cpu", .arg = "N", .type = OD_CPU, .def = "not pinned", .key = "cpu", .sec = BS_RUN,
     .flags = OD_CHECK_ONLY,

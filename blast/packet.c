@@ -55,6 +55,10 @@
 #include "sys.h"
 #include "wire.h"
 
+#ifndef AF_XDP
+#define AF_XDP 44
+#endif
+
 #define PKT_RING_FRAMES 1024               /* frames in a flow's ring, at least 2 x -b */
 #define PKT_RING_BYTES  (64u << 20)        /* ... and at most this much memory */
 #define PKT_DATA        TPACKET_ALIGN(sizeof(struct tpacket2_hdr)) /* a frame's data offset */
@@ -488,7 +492,8 @@ int packet_prepare(const struct blast_cfg *cfg, int run)
 	socklen_t slen = sizeof src;
 	const char *call;
 	unsigned alen;
-	int fd;
+	int fd, xdp = cfg->via == BLAST_VIA_XDP;
+	const char *via = xdp ? "--via xdp" : "--via packet";
 
 	memset(&path, 0, sizeof path);
 	frame_dst(&cfg->to, &path.dst_ss, &path.dst_len);
@@ -499,11 +504,11 @@ int packet_prepare(const struct blast_cfg *cfg, int run)
 	net_format(&cfg->to, where, sizeof where);
 
 	/* The privilege first: nothing else matters without it. */
-	if ((fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) < 0) {
+	if ((fd = xdp ? socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0) : socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) < 0) {
 		int e = errno;
-		fprintf(stderr, "blast: --via packet: socket(AF_PACKET, SOCK_RAW): %s: %s\n", strerror(e),
-			e == EPERM || e == EACCES ? "sending beneath the socket needs CAP_NET_RAW (root)"
-						  : "this kernel offers no packet sockets");
+		fprintf(stderr, "blast: %s: %s: %s: %s\n", via, xdp ? "socket AF_XDP" : "socket(AF_PACKET, SOCK_RAW)",
+			strerror(e), e == EPERM || e == EACCES ? "sending beneath the socket needs CAP_NET_RAW (root)" :
+			xdp ? "this kernel offers no AF_XDP sockets" : "this kernel offers no packet sockets");
 		return 4;
 	}
 	close(fd);
@@ -521,55 +526,61 @@ int packet_prepare(const struct blast_cfg *cfg, int run)
 		nl_attr(&req.nh, RTA_OIF, &oif, sizeof oif);
 	}
 	if (nl_ask(&req.nh, route_of, &rt) < 0 || !rt.found || !rt.oif) {
-		fprintf(stderr, "blast: --via packet: no route to %s%s%s (RTM_GETROUTE): %s\n", where,
+		fprintf(stderr, "blast: %s: no route to %s%s%s (RTM_GETROUTE): %s\n", via, where,
 			cfg->dev ? " through " : "", cfg->dev ? cfg->dev : "", rt.found ? "no device" : strerror(errno));
 		return 1;
 	}
 	if (rt.type != RTN_UNICAST && rt.type != RTN_LOCAL) {
-		fprintf(stderr, "blast: --via packet: the route to %s is of type %d, not one a frame can take "
-			"(unicast or local)\n", where, rt.type);
+		fprintf(stderr, "blast: %s: the route to %s is of type %d, not one a frame can take "
+			"(unicast or local)\n", via, where, rt.type);
 		return 1;
 	}
 	path.ifindex = rt.oif;
 	if (!if_indextoname(path.ifindex, path.dev)) {
-		fprintf(stderr, "blast: --via packet: the route's device %u: %s\n", path.ifindex, strerror(errno));
+		fprintf(stderr, "blast: %s: the route's device %u: %s\n", via, path.ifindex, strerror(errno));
 		return 1;
 	}
 
 	/* The device: Ethernet (not lo), up, its MTU. */
 	int type = dev_facts(&call);
 	if (type < 0) {
-		fprintf(stderr, "blast: --via packet: %s %s: %s\n", call, path.dev, strerror(errno));
+		fprintf(stderr, "blast: %s: %s %s: %s\n", via, call, path.dev, strerror(errno));
 		return 1;
 	}
 	if (type == ARPHRD_LOOPBACK || rt.type == RTN_LOCAL) {
-		fprintf(stderr, "blast: --via packet: %s is reached through %s, the loopback device: lo has no "
+		fprintf(stderr, "blast: %s: %s is reached through %s, the loopback device: lo has no "
 			"Ethernet header (14 zero bytes stand in) and its receive path drops the IPv4 frames sent "
-			"beneath the socket; send over Ethernet, a veth pair to another network namespace\n", where,
+			"beneath the socket; send over Ethernet, a veth pair to another network namespace\n", via, where,
 			path.dev);
 		return 4;
 	}
 	if (type != ARPHRD_ETHER) {
-		fprintf(stderr, "blast: --via packet: %s (device type %d) has no Ethernet header, which is what "
-			"--via packet builds: not supported here\n", path.dev, type);
+		fprintf(stderr, "blast: %s: %s (device type %d) has no Ethernet header, which is what "
+			"%s builds: not supported here\n", via, path.dev, type, via);
 		return 4;
 	}
 	if (!path.up) {
-		fprintf(stderr, "blast: --via packet: %s is down\n", path.dev);
+		fprintf(stderr, "blast: %s: %s is down\n", via, path.dev);
 		return 1;
 	}
 	path.hdr_len = ETH_HLEN + (path.family == AF_INET ? 20 : 40) + 8;
 	if (cfg->size + path.hdr_len - ETH_HLEN > path.mtu) {
-		fprintf(stderr, "blast: -s %u with --via packet on %s: the IP packet would be %u bytes, above its "
+		fprintf(stderr, "blast: -s %u with %s on %s: the IP packet would be %u bytes, above its "
 			"MTU %u, and nothing fragments a frame beneath the socket; accepted: -s %u or less\n",
-			cfg->size, path.dev, cfg->size + path.hdr_len - ETH_HLEN, path.mtu,
+			cfg->size, via, path.dev, cfg->size + path.hdr_len - ETH_HLEN, path.mtu,
 			path.mtu - (path.hdr_len - ETH_HLEN));
+		return 2;
+	}
+	if (xdp && cfg->size + path.hdr_len > XT_FRAME_MAX) {
+		fprintf(stderr, "blast: -s %u with --via xdp: the frame would be %u bytes, above an AF_XDP "
+			"frame's %u; accepted: -s %u or less\n", cfg->size, cfg->size + path.hdr_len, XT_FRAME_MAX,
+			XT_FRAME_MAX - path.hdr_len);
 		return 2;
 	}
 
 	/* The source address the kernel would give a datagram on this path. */
 	if ((fd = udp_to(cfg, cfg->port)) < 0 || getsockname(fd, (struct sockaddr *)&src, &slen) < 0) {
-		fprintf(stderr, "blast: --via packet: connect %s: %s\n", where, strerror(errno));
+		fprintf(stderr, "blast: %s: connect %s: %s\n", via, where, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return 1;
@@ -620,25 +631,30 @@ int packet_prepare(const struct blast_cfg *cfg, int run)
 			got = neigh_lookup(hop, path.dst_mac);
 		}
 		if (got < 0) {
-			fprintf(stderr, "blast: --via packet: reading the neighbour table (RTM_GETNEIGH): %s\n",
-				strerror(errno));
+			fprintf(stderr, "blast: %s: reading the neighbour table (RTM_GETNEIGH): %s\n",
+				via, strerror(errno));
 			return 1;
 		}
 		if (!got && run) {
-			fprintf(stderr, "blast: --via packet: no link-layer address for %s on %s after %.0f s of asking "
-				"(ARP or neighbour discovery): give it with --dst-mac\n", ip, path.dev, PKT_NEIGH_NS / 1e9);
+			fprintf(stderr, "blast: %s: no link-layer address for %s on %s after %.0f s of asking "
+				"(ARP or neighbour discovery): give it with --dst-mac\n", via, ip, path.dev, PKT_NEIGH_NS / 1e9);
 			return 1;
 		}
 		path.dst_known = got;
 	}
 	path.test_badsum = getenv("BS_VIA_TEST") && !strcmp(getenv("BS_VIA_TEST"), "badsum");
 
-	/* One throwaway ring, as a run's first flow makes it: the kernel's answer now, not later. */
+	/* One throwaway ring, as a run's first flow makes it: the kernel's answer now, not later
+	 * (--via xdp: its socket is xdptx_probe's, after this). */
+	if (xdp) {
+		path_ready = 1;
+		return 0;
+	}
 	struct pkt probe = { 0 };
 	if ((fd = ring_open(&probe, frame_bytes(cfg), 2, cfg->mark.priority >= 0 ? (int)cfg->mark.priority : -1,
 			    &call)) < 0) {
 		int e = errno;
-		fprintf(stderr, "blast: --via packet: %s on %s: %s\n", call, path.dev, strerror(e));
+		fprintf(stderr, "blast: %s: %s on %s: %s\n", via, call, path.dev, strerror(e));
 		return e == ENOPROTOOPT ? 4 : 1; /* a kernel without the option */
 	}
 	ring_close(&probe);
@@ -667,12 +683,32 @@ static inline int frame_free(uint32_t st)
 	return !(st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING | TP_STATUS_WRONG_FORMAT));
 }
 
+int packet_port(const struct blast_cfg *cfg, uint16_t *sport)
+{
+	struct sockaddr_storage bound;
+	socklen_t blen = sizeof bound;
+	int fd = socket(path.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if ((cfg->dev && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev, (socklen_t)strlen(cfg->dev) + 1) < 0) ||
+	    bind(fd, (struct sockaddr *)&path.src_ss, path.src_len) < 0 ||
+	    connect(fd, (struct sockaddr *)&path.dst_ss, path.dst_len) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&bound, &blen) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	*sport = ntohs(path.family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
+					      : ((struct sockaddr_in6 *)&bound)->sin6_port);
+	return fd;
+}
+
 static int pkt_setup(struct flow *f)
 {
 	const struct blast_cfg *cfg = f->cfg;
 	struct pkt *p;
-	struct sockaddr_storage bound;
-	socklen_t blen = sizeof bound;
 	const char *call;
 	unsigned want;
 	size_t frame;
@@ -686,17 +722,9 @@ static int pkt_setup(struct flow *f)
 	p->fd = p->port_fd = -1;
 	f->segs = 1;
 	f->batch = cfg->batch;
-	/* The port: a UDP socket bound to the source address, connected to -a. */
 	call = "the source port's UDP socket";
-	p->port_fd = socket(path.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (p->port_fd < 0 ||
-	    (cfg->dev && setsockopt(p->port_fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->dev, (socklen_t)strlen(cfg->dev) + 1) < 0) ||
-	    bind(p->port_fd, (struct sockaddr *)&path.src_ss, path.src_len) < 0 ||
-	    connect(p->port_fd, (struct sockaddr *)&path.dst_ss, path.dst_len) < 0 ||
-	    getsockname(p->port_fd, (struct sockaddr *)&bound, &blen) < 0)
+	if ((p->port_fd = packet_port(cfg, &p->sport)) < 0)
 		goto fail;
-	p->sport = ntohs(path.family == AF_INET ? ((struct sockaddr_in *)&bound)->sin_port
-						 : ((struct sockaddr_in6 *)&bound)->sin6_port);
 	frame = frame_bytes(cfg);
 	want = PKT_RING_FRAMES > 2 * f->batch ? PKT_RING_FRAMES : 2 * f->batch;
 	if ((size_t)want * frame > PKT_RING_BYTES)
@@ -861,12 +889,12 @@ static void pkt_settle(struct flow *f)
 	p->head = p->tail;
 }
 
-static int refused_now(const struct pkt *p)
+int packet_refused(int port_fd)
 {
 	int e = 0;
 	socklen_t len = sizeof e;
 
-	return getsockopt(p->port_fd, SOL_SOCKET, SO_ERROR, &e, &len) == 0 && e == ECONNREFUSED;
+	return getsockopt(port_fd, SOL_SOCKET, SO_ERROR, &e, &len) == 0 && e == ECONNREFUSED;
 }
 
 /* The fins through the ring, repeated as the UDP path repeats them (send.c): with a growing
@@ -884,7 +912,7 @@ static void pkt_fins(struct flow *f, uint64_t duration_ns)
 
 	wire_put_fin(buf, &h, &fin, cfg->key.set ? cfg->key.k : NULL);
 	p->fin_phase = 1;
-	refused_now(p); /* an earlier refusal (suck not there yet) is not this one's */
+	packet_refused(p->port_fd); /* an earlier refusal (suck not there yet) is not this one's */
 	t0 = sys_mono_ns();
 	for (;;) {
 		uint8_t *fr = p->frame[p->head];
@@ -899,7 +927,7 @@ static void pkt_fins(struct flow *f, uint64_t duration_ns)
 		p->head = p->head + 1 == p->n ? 0 : p->head + 1;
 		pkt_flush(f);
 		f->fins = p->taken - p->data;
-		if (f->stop == BLAST_STOP_ERROR || (f->fins > 0 && refused_now(p)))
+		if (f->stop == BLAST_STOP_ERROR || (f->fins > 0 && packet_refused(p->port_fd)))
 			break;
 		if (sys_mono_ns() - t0 >= fin_ns)
 			break;
@@ -988,12 +1016,33 @@ const char *packet_dev(void)
 	return path_ready ? path.dev : NULL;
 }
 
+const struct pkt_path *packet_path(void)
+{
+	return path_ready ? &path : NULL;
+}
+
 const char *packet_dst_mac(char *buf, size_t len)
 {
 	if (!path_ready || !path.dst_known)
 		return NULL;
 	mac_text(path.dst_mac, buf, len);
 	return buf;
+}
+
+void packet_report_frames(struct report *r, int on, uint64_t frames, uint64_t outstanding, uint64_t full,
+			  uint64_t refused)
+{
+	if (on) {
+		report_u64(r, "tx_frames", frames);
+		report_u64(r, "tx_outstanding", outstanding);
+		report_u64(r, "ring_full", full);
+		report_u64(r, "ring_refused", refused);
+	} else {
+		report_none(r, "tx_frames");
+		report_none(r, "tx_outstanding");
+		report_none(r, "ring_full");
+		report_none(r, "ring_refused");
+	}
 }
 
 void packet_report(struct report *r, const struct blast_cfg *cfg, const struct flow *fs, unsigned n)
@@ -1006,13 +1055,5 @@ void packet_report(struct report *r, const struct blast_cfg *cfg, const struct f
 			full += fs[i].pkt->ring_full;
 			refused += fs[i].pkt->refused;
 		}
-	if (cfg->via) {
-		report_u64(r, "tx_frames", frames);
-		report_u64(r, "ring_full", full);
-		report_u64(r, "ring_refused", refused);
-	} else {
-		report_none(r, "tx_frames");
-		report_none(r, "ring_full");
-		report_none(r, "ring_refused");
-	}
+	packet_report_frames(r, cfg->via != 0, frames, 0, full, refused);
 }

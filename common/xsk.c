@@ -39,16 +39,27 @@ static void *ring_map(int fd, off_t pgoff, size_t len, struct xsk_ring *r, const
 	return m;
 }
 
-int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char **call)
+/* A socket's shape: its UMEM and rings (0: none), its bind flags, the fill ring given every
+ * frame (a receiver's) or not mapped at all (a sender's). */
+struct xsk_shape {
+	unsigned frames, frame;
+	int rx, fill, tx, comp;
+	uint16_t flags;
+	int give_fill;
+	const char *rings_call, *bind_call;
+};
+
+static int xsk_make(struct xsk *x, unsigned ifindex, unsigned queue, const struct xsk_shape *s, const char **call)
 {
 	struct xdp_umem_reg reg;
 	struct xdp_mmap_offsets off;
 	struct sockaddr_xdp sxdp;
 	struct xdp_options opts;
 	socklen_t len;
-	int rx = XSK_RX, fill = XSK_FRAMES, comp = 64;
 
 	memset(x, 0, sizeof *x);
+	x->frame = s->frame;
+	x->frames = s->frames;
 	x->fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (x->fd < 0) {
 		*call = "socket AF_XDP";
@@ -61,8 +72,8 @@ int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char
 	 * project's VM the first read of each frame's header was 5 % of suck -m xdp's CPU and
 	 * the xdp pair of make perf 1.27x its bare twin; 1.1x with huge pages). Where THP is off
 	 * the madvise fails and nothing else changes. */
-	x->umem_len = (size_t)XSK_FRAMES * XSK_FRAME;
-	x->umem = aligned_alloc(XSK_HUGE, x->umem_len);
+	x->umem_len = (size_t)s->frames * s->frame;
+	x->umem = aligned_alloc(XSK_HUGE, (x->umem_len + XSK_HUGE - 1) / XSK_HUGE * XSK_HUGE);
 	if (!x->umem) {
 		*call = "aligned_alloc of the UMEM";
 		return -1;
@@ -71,16 +82,18 @@ int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char
 	memset(&reg, 0, sizeof reg);
 	reg.addr = (uint64_t)(uintptr_t)x->umem;
 	reg.len = x->umem_len;
-	reg.chunk_size = XSK_FRAME;
+	reg.chunk_size = s->frame;
 	/* The kernel pins the UMEM's pages (charged to RLIMIT_MEMLOCK without CAP_IPC_LOCK). */
 	if (setsockopt(x->fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof reg) < 0) {
 		*call = "setsockopt XDP_UMEM_REG";
 		return -1;
 	}
-	if (setsockopt(x->fd, SOL_XDP, XDP_UMEM_FILL_RING, &fill, sizeof fill) < 0 ||
-	    setsockopt(x->fd, SOL_XDP, XDP_UMEM_COMPLETION_RING, &comp, sizeof comp) < 0 ||
-	    setsockopt(x->fd, SOL_XDP, XDP_RX_RING, &rx, sizeof rx) < 0) {
-		*call = "setsockopt XDP_UMEM_FILL_RING, XDP_UMEM_COMPLETION_RING, XDP_RX_RING";
+	/* A UMEM of its own wants both of its rings at the bind, a sender's fill ring too. */
+	if (setsockopt(x->fd, SOL_XDP, XDP_UMEM_FILL_RING, &s->fill, sizeof s->fill) < 0 ||
+	    setsockopt(x->fd, SOL_XDP, XDP_UMEM_COMPLETION_RING, &s->comp, sizeof s->comp) < 0 ||
+	    (s->rx && setsockopt(x->fd, SOL_XDP, XDP_RX_RING, &s->rx, sizeof s->rx) < 0) ||
+	    (s->tx && setsockopt(x->fd, SOL_XDP, XDP_TX_RING, &s->tx, sizeof s->tx) < 0)) {
+		*call = s->rings_call;
 		return -1;
 	}
 	len = sizeof off;
@@ -94,23 +107,33 @@ int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char
 		*call = "getsockopt XDP_MMAP_OFFSETS (no ring flags: a kernel before 5.4)";
 		return -1;
 	}
-	if (!ring_map(x->fd, XDP_PGOFF_RX_RING, off.rx.desc + (size_t)rx * sizeof(struct xdp_desc), &x->rx,
-		      &off.rx, (uint32_t)rx) ||
-	    !ring_map(x->fd, (off_t)XDP_UMEM_PGOFF_FILL_RING, off.fr.desc + (size_t)fill * sizeof(uint64_t),
-		      &x->fill, &off.fr, (uint32_t)fill)) {
+	if ((s->rx && !ring_map(x->fd, XDP_PGOFF_RX_RING, off.rx.desc + (size_t)s->rx * sizeof(struct xdp_desc),
+				&x->rx, &off.rx, (uint32_t)s->rx)) ||
+	    (s->give_fill && !ring_map(x->fd, (off_t)XDP_UMEM_PGOFF_FILL_RING,
+				       off.fr.desc + (size_t)s->fill * sizeof(uint64_t), &x->fill, &off.fr,
+				       (uint32_t)s->fill))) {
 		*call = "mmap of the RX and fill rings";
 		return -1;
 	}
+	if ((s->tx && !ring_map(x->fd, XDP_PGOFF_TX_RING, off.tx.desc + (size_t)s->tx * sizeof(struct xdp_desc),
+				&x->tx, &off.tx, (uint32_t)s->tx)) ||
+	    (s->tx && !ring_map(x->fd, (off_t)XDP_UMEM_PGOFF_COMPLETION_RING,
+				off.cr.desc + (size_t)s->comp * sizeof(uint64_t), &x->comp, &off.cr, (uint32_t)s->comp))) {
+		*call = "mmap of the TX and completion rings";
+		return -1;
+	}
 	/* Every frame to the fill ring before the bind: the driver can take them at once. */
-	for (uint32_t i = 0; i < (uint32_t)fill; i++)
-		((uint64_t *)x->fill.desc)[i] = (uint64_t)i * XSK_FRAME;
-	__atomic_store_n(x->fill.producer, (uint32_t)fill, __ATOMIC_RELEASE);
+	if (s->give_fill) {
+		for (uint32_t i = 0; i < (uint32_t)s->fill; i++)
+			((uint64_t *)x->fill.desc)[i] = (uint64_t)i * s->frame;
+		__atomic_store_n(x->fill.producer, (uint32_t)s->fill, __ATOMIC_RELEASE);
+	}
 
 	memset(&sxdp, 0, sizeof sxdp);
 	sxdp.sxdp_family = AF_XDP;
 	sxdp.sxdp_ifindex = ifindex;
 	sxdp.sxdp_queue_id = queue;
-	sxdp.sxdp_flags = (zc ? XDP_ZEROCOPY : XDP_COPY) | XDP_USE_NEED_WAKEUP;
+	sxdp.sxdp_flags = s->flags;
 	/* EBUSY: the queue still has a socket's buffer pool. The kernel lets go of a closed socket's
 	 * pool in deferred work (xp_release_deferred), so a run that follows another on the same
 	 * queue may find it busy for a moment: try again for up to 2 s. */
@@ -121,13 +144,40 @@ int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char
 			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 			continue;
 		}
-		*call = zc ? "bind AF_XDP, XDP_ZEROCOPY" : "bind AF_XDP, XDP_COPY";
+		*call = s->bind_call;
 		return -1;
 	}
 	len = sizeof opts;
 	if (getsockopt(x->fd, SOL_XDP, XDP_OPTIONS, &opts, &len) == 0)
 		x->zerocopy = (opts.flags & XDP_OPTIONS_ZEROCOPY) != 0;
 	return 0;
+}
+
+int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char **call)
+{
+	const struct xsk_shape s = {
+		.frames = XSK_FRAMES, .frame = XSK_FRAME, .rx = XSK_RX, .fill = XSK_FRAMES, .comp = 64,
+		.flags = (uint16_t)((zc ? XDP_ZEROCOPY : XDP_COPY) | XDP_USE_NEED_WAKEUP), .give_fill = 1,
+		.rings_call = "setsockopt XDP_UMEM_FILL_RING, XDP_UMEM_COMPLETION_RING, XDP_RX_RING",
+		.bind_call = zc ? "bind AF_XDP, XDP_ZEROCOPY" : "bind AF_XDP, XDP_COPY",
+	};
+
+	return xsk_make(x, ifindex, queue, &s, call);
+}
+
+int xsk_open_tx(struct xsk *x, unsigned ifindex, unsigned queue, unsigned frames, unsigned frame,
+		const char **call)
+{
+	/* Neither XDP_COPY nor XDP_ZEROCOPY: the kernel takes zero-copy where the driver has it
+	 * and copies where not (veth). No RX ring: a socket that only sends needs no program. */
+	const struct xsk_shape s = {
+		.frames = frames, .frame = frame, .tx = (int)frames, .fill = 2, .comp = (int)frames,
+		.flags = XDP_USE_NEED_WAKEUP,
+		.rings_call = "setsockopt XDP_UMEM_FILL_RING, XDP_UMEM_COMPLETION_RING, XDP_TX_RING",
+		.bind_call = "bind AF_XDP",
+	};
+
+	return xsk_make(x, ifindex, queue, &s, call);
 }
 
 void xsk_close(struct xsk *x)
@@ -139,8 +189,12 @@ void xsk_close(struct xsk *x)
 		munmap(x->rx.map, x->rx.map_len);
 	if (x->fill.map)
 		munmap(x->fill.map, x->fill.map_len);
+	if (x->tx.map)
+		munmap(x->tx.map, x->tx.map_len);
+	if (x->comp.map)
+		munmap(x->comp.map, x->comp.map_len);
 	free(x->umem);
-	x->rx.map = x->fill.map = NULL;
+	x->rx.map = x->fill.map = x->tx.map = x->comp.map = NULL;
 	x->umem = NULL;
 }
 
@@ -318,7 +372,7 @@ int xsk_dev_of(const struct net_addr *addr, char name[IF_NAMESIZE])
 	return found ? 0 : -1;
 }
 
-unsigned xsk_dev_queues(const char *name, unsigned ifindex)
+static unsigned dev_queues(const char *name, unsigned ifindex, const char *prefix)
 {
 	char path[64];
 	DIR *d;
@@ -338,8 +392,18 @@ unsigned xsk_dev_queues(const char *name, unsigned ifindex)
 	if (!(d = opendir(path)))
 		return 0;
 	while ((e = readdir(d)))
-		if (strncmp(e->d_name, "rx-", 3) == 0)
+		if (strncmp(e->d_name, prefix, 3) == 0)
 			n++;
 	closedir(d);
 	return n;
+}
+
+unsigned xsk_dev_queues(const char *name, unsigned ifindex)
+{
+	return dev_queues(name, ifindex, "rx-");
+}
+
+unsigned xsk_dev_tx_queues(const char *name, unsigned ifindex)
+{
+	return dev_queues(name, ifindex, "tx-");
 }

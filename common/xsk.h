@@ -43,11 +43,21 @@ struct xsk {
 	size_t umem_len;
 	struct xsk_ring rx, fill;   /* the completion ring is made (bind wants it), not mapped */
 	int zerocopy;               /* XDP_OPTIONS after the bind: the driver took zero-copy */
+	struct xsk_ring tx, comp;   /* xsk_open_tx's: the TX and completion rings (the fill ring is
+				       made, the bind wants it, not mapped) */
+	unsigned frames, frame;     /* the UMEM's frames and their size */
 };
 
 /* Opens, maps and binds an AF_XDP socket to queue of ifindex (XDP_COPY, or XDP_ZEROCOPY with
  * zc; with XDP_USE_NEED_WAKEUP) and gives every frame that fits to the fill ring. */
 int xsk_open(struct xsk *x, unsigned ifindex, unsigned queue, int zc, const char **call);
+/* A socket that only sends (blast --via xdp): a UMEM of frames of frame bytes (2048 or 4096),
+ * a TX ring and a completion ring of frames entries each (a power of 2: every frame can be in
+ * flight at once, so the completion ring never refuses one), bound to queue of ifindex with
+ * XDP_USE_NEED_WAKEUP and zero-copy where the driver offers it (zerocopy says). No RX ring, no
+ * program. The rings are the sender's to use, as the RX ring is the receiver's. */
+int xsk_open_tx(struct xsk *x, unsigned ifindex, unsigned queue, unsigned frames, unsigned frame,
+		const char **call);
 void xsk_close(struct xsk *x);
 /* The kernel's drops for this socket: rx_dropped (no frame in the fill ring, or a frame too
  * long) plus rx_ring_full (the RX ring full); -1 when the kernel does not say. */
@@ -79,5 +89,7 @@ int xsk_dev_of(const struct net_addr *addr, char name[IF_NAMESIZE]);
 /* The receive queues of the device name with ifindex (sysfs queues/rx-*), or 0 when they
  * cannot be counted (the sysfs seen here is another network namespace's). */
 unsigned xsk_dev_queues(const char *name, unsigned ifindex);
+/* Its transmit queues (queues/tx-*), the same way. */
+unsigned xsk_dev_tx_queues(const char *name, unsigned ifindex);
 
 #endif

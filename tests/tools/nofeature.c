@@ -1,8 +1,9 @@
 /* nofeature: runs a command as on a kernel without one feature, for the tests of exit 4. A
  * seccomp filter fails the one system call the feature needs, the way such a kernel does:
  * uring: io_uring_setup with ENOSYS (a kernel built without io_uring); gro, gso: setsockopt
- * SOL_UDP UDP_GRO or UDP_SEGMENT with ENOPROTOOPT (before Linux 5.0 and 4.18). Everything else
- * passes, so the tools do exactly what they do there. Usage: nofeature uring|gro|gso CMD ARGS...
+ * SOL_UDP UDP_GRO or UDP_SEGMENT with ENOPROTOOPT (before Linux 5.0 and 4.18); xdp: socket
+ * AF_XDP with EAFNOSUPPORT (a kernel built without XDP sockets). Everything else passes, so the
+ * tools do exactly what they do there. Usage: nofeature uring|gro|gso|xdp CMD ARGS...
  * Exit 77 where the filter cannot be installed (another architecture, no seccomp): skip. */
 #include <errno.h>
 #include <linux/audit.h>
@@ -43,20 +44,21 @@
 int main(int argc, char **argv)
 {
 #ifdef NF_ARCH
-	int uring;
+	int uring, xdp;
 	unsigned optname = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: nofeature uring|gro|gso CMD ARGS...\n");
+		fprintf(stderr, "usage: nofeature uring|gro|gso|xdp CMD ARGS...\n");
 		return 2;
 	}
 	uring = strcmp(argv[1], "uring") == 0;
+	xdp = strcmp(argv[1], "xdp") == 0;
 	if (strcmp(argv[1], "gro") == 0)
 		optname = UDP_GRO;
 	else if (strcmp(argv[1], "gso") == 0)
 		optname = UDP_SEGMENT;
-	else if (!uring) {
-		fprintf(stderr, "nofeature: '%s': accepted: uring, gro, gso\n", argv[1]);
+	else if (!uring && !xdp) {
+		fprintf(stderr, "nofeature: '%s': accepted: uring, gro, gso, xdp\n", argv[1]);
 		return 2;
 	}
 	struct sock_filter no_uring[] = {
@@ -83,9 +85,22 @@ int main(int argc, char **argv)
 		RET(SECCOMP_RET_ERRNO | ENOPROTOOPT),
 		RET(SECCOMP_RET_ALLOW),
 	};
+	struct sock_filter no_xdp[] = {
+		LD(offsetof(struct seccomp_data, arch)),
+		JEQ(NF_ARCH, 1, 0),
+		RET(SECCOMP_RET_ALLOW),
+		LD(offsetof(struct seccomp_data, nr)),
+		JEQ((unsigned)__NR_socket, 1, 0),
+		RET(SECCOMP_RET_ALLOW),
+		LD(ARG_LO(0)),
+		JEQ(44, 0, 1), /* AF_XDP */
+		RET(SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+		RET(SECCOMP_RET_ALLOW),
+	};
 	struct sock_fprog fp = {
-		.len = uring ? sizeof no_uring / sizeof *no_uring : sizeof no_sockopt / sizeof *no_sockopt,
-		.filter = uring ? no_uring : no_sockopt,
+		.len = uring ? sizeof no_uring / sizeof *no_uring : xdp ? sizeof no_xdp / sizeof *no_xdp :
+		       sizeof no_sockopt / sizeof *no_sockopt,
+		.filter = uring ? no_uring : xdp ? no_xdp : no_sockopt,
 	};
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||

@@ -1,6 +1,6 @@
 /* Unit tests for blast/mode.c: the table of send modes (every row whole, names and loops apart,
  * each mode picked by its options as flow_thread picked them before the table) and each row's
- * setup and free on a flow, no socket needed (packet's needs one: t_via.sh). */
+ * setup and free on a flow, no socket needed (packet's and xdp's need one: t_via.sh, t_via_xdp.sh). */
 #include <string.h>
 
 #include "mode.h"
@@ -13,13 +13,14 @@ static void test_table(void)
 
 	for (const struct send_mode *const *m = modes; *m; m++, n++) {
 		CHECK((*m)->name && (*m)->what && (*m)->setup && (*m)->run && (*m)->free, "row %u whole", n);
-		CHECK((*m)->socket == (*m != &mode_packet), "%s: sends on main's UDP socket, but packet", (*m)->name);
+		CHECK((*m)->socket == (*m != &mode_packet && *m != &mode_xdp), "%s: sends on main's UDP socket, but "
+		      "packet and xdp", (*m)->name);
 		for (const struct send_mode *const *o = modes; o < m; o++) {
 			CHECK(strcmp((*o)->name, (*m)->name) != 0, "%s: one row a name", (*m)->name);
 			CHECK((*o)->run != (*m)->run, "%s and %s: a loop each", (*o)->name, (*m)->name);
 		}
 	}
-	CHECK(n == 5, "five modes: %u", n);
+	CHECK(n == 6, "six modes: %u", n);
 }
 
 /* The options pick as the if/else did: --rtt, then a size mix, then --zerocopy, else plain;
@@ -42,8 +43,10 @@ static void test_pick(void)
 	c.zerocopy = 0;
 	CHECK(mode_pick(&c) == &mode_rtt, "--rtt");
 	c.rtt = 0;
-	c.via = 1;
+	c.via = BLAST_VIA_PACKET;
 	CHECK(mode_pick(&c) == &mode_packet, "--via packet");
+	c.via = BLAST_VIA_XDP;
+	CHECK(mode_pick(&c) == &mode_xdp, "--via xdp");
 }
 
 /* Each mode's setup gives a flow its buffers, headers written, and its own state; free takes
@@ -57,10 +60,10 @@ static void test_setup(void)
 		struct wire_hdr h;
 
 		if (!(*m)->socket) {
-			/* packet: its setup needs the path packet_prepare finds (root, a device) */
+			/* packet, xdp: their setup needs the path packet_prepare finds (root, a device) */
 			memset(&f, 0, sizeof f);
 			f.cfg = &c;
-			CHECK((*m)->setup(&f) < 0 && !f.pkt, "%s: no setup before packet_prepare", (*m)->name);
+			CHECK((*m)->setup(&f) < 0 && !f.pkt && !f.xtx, "%s: no setup before packet_prepare", (*m)->name);
 			(*m)->free(&f);
 			continue;
 		}
