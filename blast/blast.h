@@ -319,6 +319,21 @@ struct report;
 const struct pkt_path *packet_path(void);
 int packet_port(const struct blast_cfg *cfg, uint16_t *sport);
 int packet_refused(int port_fd);
+/* A frame ring's run (--via packet, --via xdp): the loop both share, packet.c's ring_run,
+ * calling the mode's own code once a batch: fill (up to want data frames stamped at send_ns,
+ * the number written), flush (hand them to the kernel), queued (data frames written so far:
+ * what -n counts), sent (those the report counts sent), settle (after the loop: wait for the
+ * kernel's frames; 1 when it waited), fins_ok (the fins may go) and fins. */
+struct ring_ops {
+	unsigned (*fill)(struct flow *f, unsigned want, uint64_t send_ns, uint64_t deadline);
+	void (*flush)(struct flow *f);
+	uint64_t (*queued)(const struct flow *f);
+	uint64_t (*sent)(const struct flow *f);
+	int (*settle)(struct flow *f);
+	int (*fins_ok)(const struct flow *f);
+	void (*fins)(struct flow *f, uint64_t duration_ns);
+};
+void ring_run(struct flow *f, const struct ring_ops *o);
 int packet_prepare(const struct blast_cfg *cfg, int run);
 int packet_mac(const char *s, uint8_t mac[6]);
 const char *packet_dev(void);

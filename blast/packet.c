@@ -939,10 +939,9 @@ static void pkt_fins(struct flow *f, uint64_t duration_ns)
 	f->fins = p->taken - p->data;
 }
 
-static void pkt_run(struct flow *f)
+void ring_run(struct flow *f, const struct ring_ops *o)
 {
 	const struct blast_cfg *cfg = f->cfg;
-	struct pkt *p = f->pkt;
 	uint64_t now = sys_mono_ns();
 	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
 	uint64_t deadline = f->deadline_ns;
@@ -951,6 +950,7 @@ static void pkt_run(struct flow *f)
 	f->stop = BLAST_STOP_TIME;
 	for (;;) {
 		unsigned want = f->batch;
+		uint64_t queued = o->queued(f);
 
 		if (sys_stop) {
 			f->stop = BLAST_STOP_SIGNAL;
@@ -959,19 +959,19 @@ static void pkt_run(struct flow *f)
 		if (deadline && now >= deadline)
 			break;
 		if (f->quota) {
-			if (p->queued >= f->quota) {
+			if (queued >= f->quota) {
 				f->stop = BLAST_STOP_COUNT;
 				break;
 			}
-			if (f->quota - p->queued < want)
-				want = (unsigned)(f->quota - p->queued);
+			if (f->quota - queued < want)
+				want = (unsigned)(f->quota - queued);
 		}
 		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
 			continue;
-		unsigned filled = pkt_fill(f, want, now + wall, deadline);
+		unsigned filled = o->fill(f, want, now + wall, deadline);
 		if (filled)
-			pkt_flush(f);
-		f->sent = p->taken;
+			o->flush(f);
+		f->sent = o->sent(f);
 		f->bytes = f->sent * cfg->size;
 		atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
 		uint64_t prev = f->end_ns;
@@ -982,11 +982,9 @@ static void pkt_run(struct flow *f)
 		if (filled < want || f->stop == BLAST_STOP_ERROR)
 			break;
 	}
-	if (p->taken < p->queued) {
-		pkt_settle(f);
+	if (o->settle(f))
 		f->end_ns = sys_mono_ns();
-	}
-	f->sent = p->data = p->taken;
+	f->sent = o->sent(f);
 	f->bytes = f->sent * cfg->size;
 	atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
 	/* the window as the UDP loop's (send.c) */
@@ -996,8 +994,31 @@ static void pkt_run(struct flow *f)
 		if (until > f->end_ns)
 			f->end_ns = until;
 	}
-	if (!cfg->raw && !p->jammed)
-		pkt_fins(f, f->end_ns - f->start_ns);
+	if (!cfg->raw && o->fins_ok(f))
+		o->fins(f, f->end_ns - f->start_ns);
+}
+
+static uint64_t pkt_queued(const struct flow *f) { return f->pkt->queued; }
+static uint64_t pkt_taken(const struct flow *f) { return f->pkt->taken; }
+/* what the kernel has not taken yet, waited for; the data frames it took are the run's */
+static int pkt_wait_all(struct flow *f)
+{
+	struct pkt *p = f->pkt;
+	int waited = p->taken < p->queued;
+
+	if (waited)
+		pkt_settle(f);
+	p->data = p->taken;
+	return waited;
+}
+static int pkt_fins_ok(const struct flow *f) { return !f->pkt->jammed; }
+
+static const struct ring_ops pkt_ops = { pkt_fill, pkt_flush, pkt_queued, pkt_taken, pkt_wait_all,
+					  pkt_fins_ok, pkt_fins };
+
+static void pkt_run(struct flow *f)
+{
+	ring_run(f, &pkt_ops);
 }
 
 const struct send_mode mode_packet = {

@@ -373,65 +373,23 @@ static void xt_fins(struct flow *f, uint64_t duration_ns)
 	f->fins = t->submitted - t->data;
 }
 
+static uint64_t xt_data(const struct flow *f) { return f->xtx->data; }
+static int xt_wait_all(struct flow *f)
+{
+	int waited = f->xtx->completed < f->xtx->submitted;
+
+	if (waited)
+		xt_settle(f);
+	return waited;
+}
+static int xt_fins_ok(const struct flow *f) { return f->stop != BLAST_STOP_ERROR; }
+
+static const struct ring_ops xt_ops = { xt_fill, xt_flush, xt_data, xt_data, xt_wait_all, xt_fins_ok,
+					 xt_fins };
+
 static void xt_run(struct flow *f)
 {
-	const struct blast_cfg *cfg = f->cfg;
-	struct xtx *t = f->xtx;
-	uint64_t now = sys_mono_ns();
-	uint64_t wall = sys_real_ns() - now; /* mono + wall = the epoch time for send stamps */
-	uint64_t deadline = f->deadline_ns;
-
-	f->start_ns = f->end_ns = now;
-	f->stop = BLAST_STOP_TIME;
-	for (;;) {
-		unsigned want = f->batch;
-
-		if (sys_stop) {
-			f->stop = BLAST_STOP_SIGNAL;
-			break;
-		}
-		if (deadline && now >= deadline)
-			break;
-		if (f->quota) {
-			if (t->data >= f->quota) {
-				f->stop = BLAST_STOP_COUNT;
-				break;
-			}
-			if (f->quota - t->data < want)
-				want = (unsigned)(f->quota - t->data);
-		}
-		if (cfg->rate && (want = rate_take(&f->rate, want, &now)) == 0)
-			continue;
-		unsigned filled = xt_fill(f, want, now + wall, deadline);
-		if (filled)
-			xt_flush(f);
-		f->sent = t->data;
-		f->bytes = f->sent * cfg->size;
-		atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
-		uint64_t prev = f->end_ns;
-		f->end_ns = now = sys_mono_ns();
-		hist_add(&f->gaps, now - prev);
-		if (f->progress_ns && now >= f->progress_ns)
-			f->progress_ns = progress_line(now);
-		if (filled < want || f->stop == BLAST_STOP_ERROR)
-			break;
-	}
-	if (t->completed < t->submitted) {
-		xt_settle(f);
-		f->end_ns = sys_mono_ns();
-	}
-	f->sent = t->data;
-	f->bytes = f->sent * cfg->size;
-	atomic_store_explicit(&f->progress_sent, f->sent, memory_order_relaxed);
-	/* the window as the UDP loop's (send.c) */
-	if (cfg->rate) {
-		uint64_t until = f->stop == BLAST_STOP_TIME ? deadline : f->stop == BLAST_STOP_SIGNAL ? now :
-				 f->stop == BLAST_STOP_COUNT ? rate_due_ns(&f->rate) : f->end_ns;
-		if (until > f->end_ns)
-			f->end_ns = until;
-	}
-	if (!cfg->raw && f->stop != BLAST_STOP_ERROR)
-		xt_fins(f, f->end_ns - f->start_ns);
+	ring_run(f, &xt_ops);
 }
 
 const struct send_mode mode_xdp = {
