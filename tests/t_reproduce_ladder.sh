@@ -85,6 +85,7 @@ else
 	check "nft-input-notrack: conntrack saw none" grep -q '^here	nft-input-notrack	1	.*conntrack saw 0 new' "$D/reproduce.tsv"
 	check "reproduce.md: the published source" grep -qF '"How to drop 10 million packets per second", Cloudflare blog, July 2018' "$D/reproduce.md"
 	check "reproduce.md: the paragraph from the numbers" grep -q '^The application (app-mmsg) took [0-9.]* Mpps, [0-9.]* of the top rung' "$D/reproduce.md"
+	check "reproduce.md: how busy the NAPI thread was" grep -q 'The NAPI thread was busy \(less than 90 % of the send window at\|90 % or more of the send window in every row\)' "$D/reproduce.md"
 	check "reproduce.md: what is not re-made" grep -q '^## Not re-made here' "$D/reproduce.md"
 	check "the published table: its source" grep -q '^# .*https://blog.cloudflare.com/how-to-drop-10-million-packets/' results/published/cloudflare-2018.tsv
 	check "env.txt: the experiment and the wire" sh -c "grep -q '^experiment: cloudflare-2018$' '$D/env.txt' && grep -q '^wire: veth' '$D/env.txt'"

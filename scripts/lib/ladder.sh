@@ -5,8 +5,9 @@
 #
 # One flood and one receiving CPU, the flood dropped at each point of the stack in turn, a row
 # each: the wire of lib/wire.sh (blast in one namespace, the veth's other end in another, its
-# NAPI in a kernel thread pinned to CPU 0, blast on CPU 1), blast -s 32 -b 1024 -g 1 (its
-# smallest datagrams, sendmmsg of 1024, cloudflare-2015's sender) to port LADDER_PORT, and:
+# NAPI in a kernel thread pinned to CPU 0, blast on CPU 1), blast -s 32 -b 1 -g 64 (its
+# smallest datagrams in GSO messages of 64, cut in software before the link, which the wire
+# makes so: the receiver sees single datagrams) to port LADDER_PORT, and:
 #   xdp               XDP_DROP on the receiving veth, native mode (bin/ladder xdp)
 #   tc                cls_bpf direct-action TC_ACT_SHOT on its clsact ingress (bin/ladder tc)
 #   nft-raw           nftables: drop in a prerouting chain at raw priority (before conntrack;
@@ -36,7 +37,11 @@ LADDER_PID= # the running drop point (bin/ladder) or suck
 LADDER_TX=  # the running blast
 LADDER_NS=  # what this run made in the namespace, for the row's own cleanup: nft, tc
 LADDER_SIZE=32
-LADDER_BATCH=1024
+LADDER_BATCH=1024 # suck's (app-mmsg)
+# blast's GSO messages: the fastest way blast sends into one CPU here. Tried 2026-12-06 on this
+# 2-CPU VM, 1 s each, into the XDP drop: -b 1 -g 64 1.93-1.96 Mpps, -b 8 -g 64 1.70-1.76,
+# sendmmsg -b 1024 -g 1 0.24-0.28, -b 1 -g 1 0.22-0.23; -g 128 refused (the kernel's 64).
+LADDER_GSO=64
 
 ladder_skip() {
 	echo "$PROG: cloudflare-2018 $*: not supported here (exit 4)" >&2
@@ -147,7 +152,7 @@ ladder_row() {
 	lr_t0=$(ladder_cpu "$lr_napi")
 	# bounded twice: -t TIME and a count no flood on this machine reaches in it
 	# shellcheck disable=SC2086 # BLAST_CMD, BLAST_PIN: words
-	$BLAST_CMD "$BLAST_BIN" -a "$ADDR" -p "$LADDER_PORT" -s "$LADDER_SIZE" -b "$LADDER_BATCH" -g 1 -t "$TIME" \
+	$BLAST_CMD "$BLAST_BIN" -a "$ADDR" -p "$LADDER_PORT" -s "$LADDER_SIZE" -b 1 -g "$LADDER_GSO" -t "$TIME" \
 		-n "$LADDER_CAP" --fin-time 0.1 -o tsv $BLAST_PIN >"$lr_f.blast.tsv" 2>"$lr_f.blast.err" &
 	LADDER_TX=$!
 	lr_bst=0
@@ -267,7 +272,7 @@ ladder_env() {
 	echo "size_bytes: $LADDER_SIZE"
 	echo "work: none"
 	echo "rows: $LADDER_ROWS"
-	echo "sender: blast -s $LADDER_SIZE -b $LADDER_BATCH -g 1 -t $TIME -n $LADDER_CAP --fin-time 0.1 ${BLAST_PIN:-} to $ADDR:$LADDER_PORT"
+	echo "sender: blast -s $LADDER_SIZE -b 1 -g $LADDER_GSO -t $TIME -n $LADDER_CAP --fin-time 0.1 ${BLAST_PIN:-} to $ADDR:$LADDER_PORT"
 	echo "receiver: the NAPI thread of $RX_DEV on CPU ${SUCK_PIN#--cpu }; app-mmsg: suck -m mmsg -b $LADDER_BATCH -s $LADDER_SIZE $SUCK_PIN"
 	echo "drop_points: bin/ladder (xdp, tc, filter, unread), nft table ip bs_ladder (nft-*), in the receiving namespace"
 	echo "clock_ticks_per_s: $LADDER_HZ"
@@ -280,5 +285,5 @@ ladder_tsv() {
 }
 ladder_md() {
 	awk -v time="$TIME" -v runs="$RUNS" -v machine="$MACHINE" -v notes="$WORKDIR/notes" \
-		-v size="$LADDER_SIZE" -v batch="$LADDER_BATCH" -v dest="$ADDR" -f "$LIB/reproduce-ladder.awk" "$STAGE/reproduce.tsv"
+		-v size="$LADDER_SIZE" -v batch="$LADDER_BATCH" -v gso="$LADDER_GSO" -v dest="$ADDR" -f "$LIB/reproduce-ladder.awk" "$STAGE/reproduce.tsv"
 }

@@ -1,8 +1,8 @@
 # reproduce-ladder.awk: reproduce.tsv of cloudflare-2018 (lib/ladder-tsv.awk) in, reproduce.md out;
 # with -v dat=1 the plot's data instead (row, the published Mpps three times, here's mean, least
 # and most; NaN where there is none). Variables: time, runs, machine, notes (the runs' notes
-# file), size, batch, dest. Every number in the text comes from reproduce.tsv; the top rung is
-# xdp (the earliest point), or the fastest row when xdp has no run.
+# file), size, batch (suck's), gso (blast's), dest. Every number in the text comes from
+# reproduce.tsv; the top rung is xdp (the earliest point), or the fastest row when xdp has no run.
 BEGIN { FS = "\t" }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 $c["source"] == "2018" { pub[$c["row"]] = $c["mpps"]; point[$c["row"]] = $c["how"]; next }
@@ -17,6 +17,7 @@ $c["source"] == "here" {
 	if (k[r] == 1 || m > hi[r]) hi[r] = m
 	if ($c["napi_ns_per_pkt"] != "-") { nsum[r] += $c["napi_ns_per_pkt"]; nk[r]++ }
 	psum[r] += $c["counted_pct"]
+	if ($c["duration_s"] > 0) bsum[r] += 100 * $c["napi_cpu_s"] / $c["duration_s"]
 	how[r] = $c["how"]
 	line[++nl] = $0
 }
@@ -25,6 +26,8 @@ function ns(r) { return nk[r] ? nsum[r] / nk[r] : "" }
 function f3(x) { return x == "" ? "-" : sprintf("%.3f", x) }
 function f0(x) { return x == "" ? "-" : sprintf("%.0f", x) }
 function frac(r) { return top > 0 && k[r] ? mean(r) / top : "" }
+# busy(r): the NAPI thread's CPU time as a share of the send window, %, mean over the runs
+function busy(r) { return k[r] ? bsum[r] / k[r] : "" }
 END {
 	nlad = split("xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg", L, " ")
 	what["xdp"] = "XDP_DROP, native mode on the receiving veth"
@@ -54,18 +57,18 @@ END {
 	print "Published: Marek Majkowski, \"How to drop 10 million packets per second\", Cloudflare blog, July 2018: about 14 Mpps of tiny UDP packets," \
 		" random sources, steered onto one receive queue and one CPU, dropped at each layer in turn (results/published/cloudflare-2018.tsv;" \
 		" its figures were not available offline: the published column is -)." \
-		" Here: blast -s " size " -b " batch " -g 1 (sendmmsg of " batch ", as fast as it can, pinned to CPU 1) to " dest \
+		" Here: blast -s " size " -b 1 -g " gso " (GSO messages of " gso " datagrams cut before the link: the fastest blast sends; as fast as it can, pinned to CPU 1) to " dest \
 		" across a veth pair between two network namespaces, the receiving veth's NAPI in a kernel thread pinned to CPU 0: the one receiving CPU;" \
 		" " time " s per run, " runs " run(s) of each row in rounds; " machine "." \
 		" Mpps is the datagrams counted at the row's point over blast's send window; NAPI ns is the NAPI thread's CPU time (/proc/PID/schedstat) over them."
 	print ""
-	print "| row | drop point | Mpps (2018) | Mpps mean (here) | least..most | of the top rung | % of sent counted | NAPI ns per datagram | counted by |"
-	print "|---|---|---:|---:|---:|---:|---:|---:|---|"
+	print "| row | drop point | Mpps (2018) | Mpps mean (here) | least..most | of the top rung | % of sent counted | NAPI ns per datagram | NAPI busy % | counted by |"
+	print "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 	for (j = 1; j <= nlad; j++) {
 		r = L[j]
 		fr = frac(r)
 		print "| " r " | " what[r] " | " ((r in pub) ? pub[r] : "-") " | " f3(mean(r)) " | " (k[r] ? sprintf("%.3f..%.3f", lo[r], hi[r]) : "-") \
-			" | " (fr == "" ? "-" : sprintf("%.2f", fr)) " | " (k[r] ? sprintf("%.1f", psum[r] / k[r]) : "-") " | " f0(ns(r)) " | " (k[r] ? how[r] : "no run") " |"
+			" | " (fr == "" ? "-" : sprintf("%.2f", fr)) " | " (k[r] ? sprintf("%.1f", psum[r] / k[r]) : "-")  " | " f0(ns(r)) " | " f0(busy(r)) " | " (k[r] ? how[r] : "no run") " |"
 	}
 	print ""
 	print "## What the numbers say"
@@ -96,21 +99,22 @@ END {
 			s = s sprintf("; notrack in raw prerouting gave %.2f", mean("nft-input-notrack") / mean("nft-input"))
 		s = s ". "
 	}
-	sat = ""
+	# a rung measures the receiving CPU only where its NAPI thread was busy the whole window
+	idle = ""
 	for (j = 1; j <= nlad; j++)
-		if (k[L[j]] && psum[L[j]] / k[L[j]] >= 99)
-			sat = sat (sat == "" ? "" : ", ") L[j]
-	if (sat != "")
-		s = s "At " sat " the point counted 99 % or more of what blast sent: there the sender, not the point, set the rate, which is then a floor of what the point can drop. "
+		if (k[L[j]] && busy(L[j]) < 90)
+			idle = idle (idle == "" ? "" : ", ") L[j] sprintf(" %.0f %%", busy(L[j]))
+	if (idle != "")
+		s = s "The NAPI thread was busy less than 90 % of the send window at " idle ": there the receiving CPU had time to spare, and the rate is a floor of what that point can drop, set by something else (the sender, or other work on the CPU). "
 	else if (nr)
-		s = s "Every row counted less than 99 % of what blast sent (the rest was dropped before the point, at the veth's ring): each rate is the point's on one CPU, not the sender's. "
+		s = s "The NAPI thread was busy 90 % or more of the send window in every row: each rate is what its point takes on one CPU. "
 	print (s == "" ? "No row has a run." : s)
 	print ""
 	print "## Not re-made here"
 	print ""
 	print "- Several receive queues (RSS) and hardware flow steering (ethtool -N onto one queue): a veth has one receive queue and no steering; here one queue and one CPU hold by construction."
 	print "- The post's random source addresses and ports: blast sends one flow. With the drop at input conntrack makes an entry per datagram either way (an entry dropped before it is confirmed is thrown away), but conntrack's table is not filled as with random sources."
-	print "- A NIC's line rate (14 Mpps on 10 Gb/s): the flood here is blast on the other CPU of this machine, and the veth's ring drops what the receiving CPU cannot take."
+	print "- A NIC's line rate (14 Mpps on 10 Gb/s), which keeps the receiving CPU busy however slow the rung: the flood here is blast on the other CPU, and a datagram waiting in the veth's ring stays charged to blast's socket buffer (the veth keeps the sender's socket on the packet), so a slow rung slows blast more than it fills the ring. The NAPI busy % column says how much of the window the receiving CPU worked; below 100 the rate is a floor."
 	print "- XDP in a NIC's driver: veth's native XDP runs in its NAPI poll, after the sender's veth transmit, without a DMA ring or page recycling."
 	print ""
 	print "## The runs"
