@@ -9,7 +9,7 @@
 # shellcheck disable=SC2016 # the conditions are eval'd
 . tests/lib.sh
 
-ROWS="xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg"
+ROWS="xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer"
 
 # usage: exit 2 before anything is built, as root or not
 for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--rx-dev eth0"; do

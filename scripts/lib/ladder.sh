@@ -19,6 +19,7 @@
 #   sockfilter        a socket with the classic BPF filter "ret #0" (bin/ladder filter)
 #   unread            a bound socket nobody reads: its buffer full, the rest dropped there
 #   app-mmsg          suck -m mmsg -b 1024 on CPU 0 receives them all (and drops them)
+#   app-buffer        suck -m buffer: the same, one recvfrom a datagram
 # Each run counts the datagrams that reached its point (the BPF map, the nft counter, the
 # socket's drops by SO_MEMINFO, suck's received) over blast's send window, and the NAPI thread's
 # CPU time (/proc/PID/schedstat, before and after: ladder_cpu). Everything is made inside the
@@ -31,7 +32,7 @@
 # each datagram makes a new one all the same (the conntrack chain's counter shows it). Without
 # schedstat the CPU time is in clock ticks (10 ms at 100 Hz), coarse in short runs (-t 0.3).
 
-LADDER_ROWS="xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg"
+LADDER_ROWS="xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer"
 LADDER_PORT=4321
 LADDER_PID= # the running drop point (bin/ladder) or suck
 LADDER_TX=  # the running blast
@@ -136,9 +137,11 @@ ladder_row() {
 			return 1
 		} ;;
 	nft-*) ladder_nft "$1" || { ladder_undo; return 1; } ;;
-	app-mmsg)
-		# shellcheck disable=SC2086 # SUCK_CMD, SUCK_PIN: words
-		$SUCK_CMD "$SUCK_BIN" -m mmsg -b "$LADDER_BATCH" -s "$LADDER_SIZE" -a "$ADDR" -p "$LADDER_PORT" -o tsv \
+	app-*)
+		lr_b=
+		[ "$1" != app-mmsg ] || lr_b="-b $LADDER_BATCH"
+		# shellcheck disable=SC2086 # SUCK_CMD, SUCK_PIN, lr_b: words
+		$SUCK_CMD "$SUCK_BIN" -m "${1#app-}" $lr_b -s "$LADDER_SIZE" -a "$ADDR" -p "$LADDER_PORT" -o tsv \
 			--idle "$IDLE" -t "$LIMIT" $SUCK_PIN >"$lr_f.suck.tsv" 2>"$lr_f.suck.err" &
 		LADDER_PID=$!
 		await_line "$LADDER_PID" "$lr_f.suck.err" 'listening on .*:[0-9][0-9]*$' 10 || {
@@ -168,7 +171,7 @@ ladder_row() {
 			lr_ct=$($SUCK_CMD nft list chain ip bs_ladder conntrack 2>/dev/null | sed -n 's/.* counter packets \([0-9]*\) .*/\1/p' | head -n 1)
 			lr_how="$lr_how; conntrack saw ${lr_ct:-?} new"
 		fi ;;
-	app-mmsg)
+	app-*)
 		wait "$LADDER_PID" || note "$1 run $2: suck ended with a failure (see raw/$1-$2.suck.err)"
 		LADDER_PID=
 		lr_n=$(tsv_field "$lr_f.suck.tsv" received)
@@ -273,7 +276,7 @@ ladder_env() {
 	echo "work: none"
 	echo "rows: $LADDER_ROWS"
 	echo "sender: blast -s $LADDER_SIZE -b 1 -g $LADDER_GSO -t $TIME -n $LADDER_CAP --fin-time 0.1 ${BLAST_PIN:-} to $ADDR:$LADDER_PORT"
-	echo "receiver: the NAPI thread of $RX_DEV on CPU ${SUCK_PIN#--cpu }; app-mmsg: suck -m mmsg -b $LADDER_BATCH -s $LADDER_SIZE $SUCK_PIN"
+	echo "receiver: the NAPI thread of $RX_DEV on CPU ${SUCK_PIN#--cpu }; app-mmsg: suck -m mmsg -b $LADDER_BATCH -s $LADDER_SIZE $SUCK_PIN; app-buffer: suck -m buffer -s $LADDER_SIZE $SUCK_PIN"
 	echo "drop_points: bin/ladder (xdp, tc, filter, unread), nft table ip bs_ladder (nft-*), in the receiving namespace"
 	echo "clock_ticks_per_s: $LADDER_HZ"
 	echo "addr: $ADDR"

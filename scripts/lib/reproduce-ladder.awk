@@ -29,7 +29,7 @@ function frac(r) { return top > 0 && k[r] ? mean(r) / top : "" }
 # busy(r): the NAPI thread's CPU time as a share of the send window, %, mean over the runs
 function busy(r) { return k[r] ? bsum[r] / k[r] : "" }
 END {
-	nlad = split("xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg", L, " ")
+	nlad = split("xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer", L, " ")
 	what["xdp"] = "XDP_DROP, native mode on the receiving veth"
 	what["tc"] = "tc clsact ingress, cls_bpf direct-action TC_ACT_SHOT"
 	what["nft-raw"] = "nftables prerouting chain at raw priority (before conntrack)"
@@ -39,6 +39,7 @@ END {
 	what["sockfilter"] = "socket filter \"ret #0\" (SO_ATTACH_FILTER)"
 	what["unread"] = "bound socket nobody reads (buffer full)"
 	what["app-mmsg"] = "suck -m mmsg -b " batch " receives them all"
+	what["app-buffer"] = "suck -m buffer: one recvfrom a datagram"
 	top = k["xdp"] ? mean("xdp") : 0
 	topname = "xdp"
 	if (!top)
