@@ -3,7 +3,8 @@
 # where notrack takes it off, the published table's source, the plot where gnuplot is, and leaves
 # nothing behind: no namespace of its own, no drop point (bin/ladder) running, nothing in the
 # host's nftables. SIGINT while the tc row holds its drop point and SIGTERM in the nft-raw row end it
-# with 130 and 143, all removed. Bad usage exits 2, no root exits 4. No speed is asserted, nor
+# with 130 and 143, all removed. The table and paragraph on fixed numbers. Bad usage exits 2,
+# no root exits 4. No speed is asserted, nor
 # that one rung beats another. Runs: about 7 s, and two of 1 s per row interrupted; blast bounded by -t (and -n);
 # the traffic stays in the namespaces the script makes, on 198.18.0.0/15.
 # shellcheck disable=SC2016 # the conditions are eval'd
@@ -20,6 +21,23 @@ for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--rx-dev eth0"; do
 done
 check "bad usage: nothing written" test ! -e "$TMP/bad"
 check "-h names cloudflare-2018" sh -c 'sh scripts/reproduce -h 2>&1 | grep -q "^  cloudflare-2018 "'
+
+# the table and the paragraph on fixed numbers (lib/ladder-tsv.awk, lib/reproduce-ladder.awk):
+# 1 s windows, xdp 2 Mpps at 50 % busy, nft-input 0.5 and with conntrack 0.25, app-mmsg 0.1
+printf 'xdp\t1\tmap\t1.0\t2100000\t2000000\t0.5\t1\n' >"$TMP/fixed.list"
+printf 'nft-input\t1\tnft\t1.0\t600000\t500000\t0.95\t1\n' >>"$TMP/fixed.list"
+printf 'nft-input-ct\t1\tnft\t1.0\t300000\t250000\t0.95\t1\n' >>"$TMP/fixed.list"
+printf 'app-mmsg\t1\tsuck\t1.0\t200000\t100000\t1.0\t1\n' >>"$TMP/fixed.list"
+awk -v pub=results/published/cloudflare-2018.tsv -f scripts/lib/ladder-tsv.awk "$TMP/fixed.list" >"$TMP/fixed.tsv"
+check "fixed: xdp's run in reproduce.tsv" grep -q '^here	xdp	1	map	1.0	2100000	2000000	95.24	2.0000	0.5	250$' "$TMP/fixed.tsv"
+awk -v time=1 -v runs=1 -v machine=m -v size=32 -v batch=1024 -v gso=64 -v dest=198.18.0.2 \
+	-f scripts/lib/reproduce-ladder.awk "$TMP/fixed.tsv" >"$TMP/fixed.md"
+check "fixed: the fraction of the top rung" grep -qF 'The application (app-mmsg) took 0.100 Mpps, 0.05 of the top rung (xdp, 2.000 Mpps).' "$TMP/fixed.md"
+check "fixed: conntrack's cost" grep -qF 'Conntrack on took the input drop to 0.50 of its rate without conntrack (+1900 ns of the NAPI thread per datagram).' "$TMP/fixed.md"
+check "fixed: the steps down the ladder" grep -qF 'a later point dropped fewer here at xdp > nft-input-ct, nft-input > app-mmsg; as many or more at nft-input-ct <= nft-input.' "$TMP/fixed.md"
+check "fixed: the rows the NAPI thread left idle" grep -qF 'busy less than 90 % of the send window at xdp 50 %:' "$TMP/fixed.md"
+check "fixed: xdp's row" grep -qF '| xdp | XDP_DROP, native mode on the receiving veth | - | 2.000 | 2.000..2.000 | 1.00 | 95.2 | 250 | 50 | map |' "$TMP/fixed.md"
+check "fixed: a row with no run" grep -qF '| tc | tc clsact ingress, cls_bpf direct-action TC_ACT_SHOT | - | - | - | - | - | - | - | no run |' "$TMP/fixed.md"
 
 # without root: exit 4 and why (a copy of scripts/ the unprivileged user can read)
 if [ "$(id -u)" -ne 0 ]; then
