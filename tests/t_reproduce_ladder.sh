@@ -2,11 +2,11 @@
 # (-t 0.3, one run per row) has every row with its numbers, conntrack seen where it is on and not
 # where notrack takes it off, the published table's source, the plot where gnuplot is, and leaves
 # nothing behind: no namespace of its own, no drop point (bin/ladder) running, nothing in the
-# host's nftables. SIGINT while the tc row holds its drop point and SIGTERM in the nft-raw row end it
-# with 130 and 143, all removed. The table and paragraph on fixed numbers. Bad usage exits 2,
-# no root exits 4. No speed is asserted, nor
-# that one rung beats another. Runs: about 7 s, and two of 1 s per row interrupted; blast bounded by -t (and -n);
-# the traffic stays in the namespaces the script makes, on 198.18.0.0/15.
+# host's nftables. SIGINT while the tc row holds its drop point and SIGTERM in the nft-raw row
+# end it with 130 and 143, all removed. The table and paragraph on fixed numbers. Bad usage
+# exits 2, no root exits 4. No speed is asserted, nor that one rung beats another. Runs: about
+# 7 s, and two of 1 s per row interrupted; blast bounded by -t (and -n); the traffic stays in
+# the namespaces the script makes, on 198.18.0.0/15.
 # shellcheck disable=SC2016 # the conditions are eval'd
 . tests/lib.sh
 
