@@ -91,6 +91,10 @@ else
 	check "cloudflare-2018 -t 0.3 -r 1: exit 0 (got $st: $(tail -n 1 "$TMP/lad.err"))" test "$st" -eq 0
 	[ "$st" -eq 0 ] || tail -n 20 "$TMP/lad.err"
 	for r in $ROWS; do
+		if grep -q "^- $r: skipped" "$D/reproduce.md"; then # this kernel lacks its drop point
+			skip "$r: $(grep "^- $r: skipped" "$D/reproduce.md")"
+			continue
+		fi
 		check "$r: a run here with its numbers" awk -F'\t' -v r="$r" '
 			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$1 == "here" && $2 == r && $c["sent"] ~ /^[0-9]+$/ && $c["counted"] ~ /^[1-9][0-9]*$/ &&
@@ -99,8 +103,10 @@ else
 		check "$r: a row of reproduce.md" grep -q "^| $r | .* | [0-9.]* | [0-9.]*\.\.[0-9.]* | [0-9.]* |" "$D/reproduce.md"
 		check "$r: the published row (or its -)" grep -q "^2018	$r	-	" "$D/reproduce.tsv"
 	done
-	check "nft-input-ct: conntrack saw the datagrams" grep -q '^here	nft-input-ct	1	.*conntrack saw [1-9][0-9]* new' "$D/reproduce.tsv"
-	check "nft-input-notrack: conntrack saw none" grep -q '^here	nft-input-notrack	1	.*conntrack saw 0 new' "$D/reproduce.tsv"
+	grep -q "^- nft-input-ct: skipped" "$D/reproduce.md" ||
+		check "nft-input-ct: conntrack saw the datagrams" grep -q '^here	nft-input-ct	1	.*conntrack saw [1-9][0-9]* new' "$D/reproduce.tsv"
+	grep -q "^- nft-input-notrack: skipped" "$D/reproduce.md" ||
+		check "nft-input-notrack: conntrack saw none" grep -q '^here	nft-input-notrack	1	.*conntrack saw 0 new' "$D/reproduce.tsv"
 	check "reproduce.md: the published source" grep -qF '"How to drop 10 million packets per second", Cloudflare blog, July 2018' "$D/reproduce.md"
 	check "reproduce.md: the paragraph from the numbers" grep -q '^The application (app-mmsg) took [0-9.]* Mpps, [0-9.]* of the top rung' "$D/reproduce.md"
 	check "reproduce.md: how busy the NAPI thread was" grep -q 'The NAPI thread was busy \(less than 90 % of the send window at\|90 % or more of the send window in every row\)' "$D/reproduce.md"

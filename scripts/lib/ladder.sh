@@ -96,8 +96,8 @@ chain rung { type filter hook input priority filter; $ln_drop }" ;;
 	esac
 	LADDER_NS=nft
 	printf 'table ip bs_ladder {\n%s\n}\n' "$ln_body" | $SUCK_CMD nft -f - 2>"$WORKDIR/nft.err" || {
-		note "$1: nft refused the table: $(head -n 1 "$WORKDIR/nft.err")"
-		return 1
+		note "$1: skipped, nft refused its table (a kernel without nf_tables' conntrack or notrack?): $(head -n 1 "$WORKDIR/nft.err")"
+		return 4
 	}
 }
 # ladder_undo: the row's own table or qdisc removed (the namespace's deletion would too).
@@ -109,7 +109,8 @@ ladder_undo() {
 	LADDER_NS=
 }
 
-# ladder_row ROW RUN: one run of ROW; a line into WORKDIR/list, or a note and status 1.
+# ladder_row ROW RUN: one run of ROW; a line into WORKDIR/list, or a note and status 1 (failed)
+# or 4 (this kernel lacks the row's drop point: the row is skipped, the others run).
 ladder_row() {
 	lr_f=$STAGE/raw/$1-$2
 	lr_out=$WORKDIR/$1-$2.ladder
@@ -119,7 +120,7 @@ ladder_row() {
 	xdp | tc | sockfilter | unread)
 		case $1 in
 		xdp) set -- "$1" "$2" xdp "$RX_DEV" ;;
-		tc) $SUCK_CMD tc qdisc add dev "$RX_DEV" clsact 2>/dev/null || { note "tc: cannot add a clsact qdisc to $RX_DEV"; return 1; }
+		tc) $SUCK_CMD tc qdisc add dev "$RX_DEV" clsact 2>/dev/null || { note "tc: skipped, no clsact qdisc on $RX_DEV (a kernel without sch_clsact?)"; return 4; }
 			LADDER_NS=tc
 			set -- "$1" "$2" tc "$RX_DEV" ;;
 		sockfilter) set -- "$1" "$2" filter "$ADDR" ;;
@@ -132,11 +133,14 @@ ladder_row() {
 			wait "$LADDER_PID" 2>/dev/null; lr_st=$?
 			LADDER_PID=
 			ladder_undo
+			if [ "$lr_st" = 4 ]; then
+				note "$1: skipped, not supported here: $(head -n 1 "$lr_f.suck.err")"
+				return 4
+			fi
 			note "$1 run $2: bin/ladder $3 did not start (exit $lr_st): $(head -n 1 "$lr_f.suck.err")"
-			[ "$lr_st" = 4 ] && return 4
 			return 1
 		} ;;
-	nft-*) ladder_nft "$1" || { ladder_undo; return 1; } ;;
+	nft-*) ladder_nft "$1" || { ladder_undo; return 4; } ;;
 	app-*)
 		lr_b=
 		[ "$1" != app-mmsg ] || lr_b="-b $LADDER_BATCH"
