@@ -24,7 +24,7 @@ BLAST_LIB  := $(filter-out $(O)/blast/main.o,$(BLAST_OBJ))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/test_%)
 
 .PHONY: all test unit check perf profile bench bench-wire reproduce fuzz clean ndr sweep latency underload docs
-all: $(B)/blast $(B)/suck $(B)/netdev
+all: $(B)/blast $(B)/suck $(B)/netdev $(B)/ladder
 
 # The version string changes with every commit: only common/version.o embeds it, so a new
 # commit recompiles that one file and relinks.
@@ -64,6 +64,13 @@ $(B)/netdev: tools/netdev.c
 	@mkdir -p $(@D)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+
+# ladder: one drop point of scripts/reproduce cloudflare-2018 (XDP, tc, a socket filter, an
+# unread socket), held while the flood runs and counted; of common/ only the BPF assembler.
+$(B)/ladder: tools/ladder.c $(O)/common/bpf.o
+	@mkdir -p $(@D)
+	@echo "  LD  $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The option tables of docs/manual.md and the man pages' OPTIONS lists, made again from the
 # tools' option tables (blast/options.h, suck/options.h); tests/t_docs.sh fails until it is run.

@@ -1,0 +1,156 @@
+# scripts/reproduce cloudflare-2018 (lib/ladder.sh, bin/ladder): the drop ladder at its smallest
+# (-t 0.3, one run per row) has every row with its numbers, conntrack seen where it is on and not
+# where notrack takes it off, the published table's source, the plot where gnuplot is, and leaves
+# nothing behind: no namespace of its own, no drop point (bin/ladder) running, nothing in the
+# host's nftables. SIGINT while the tc row holds its drop point and SIGTERM in the nft-raw row
+# end it with 130 and 143, all removed. The table and paragraph on fixed numbers. Bad usage
+# exits 2, no root exits 4. No speed is asserted, nor that one rung beats another. Runs: about
+# 7 s, and two of 1 s per row interrupted; blast bounded by -t (and -n); the traffic stays in
+# the namespaces the script makes, on 198.18.0.0/15.
+# shellcheck disable=SC2016 # the conditions are eval'd
+. tests/lib.sh
+
+ROWS="xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer"
+
+# usage: exit 2 before anything is built, as root or not
+for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--rx-dev eth0"; do
+	st=0
+	# shellcheck disable=SC2086 # the words of the bad option
+	sh scripts/reproduce cloudflare-2018 $bad -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err" || st=$?
+	check "cloudflare-2018 $bad: exit 2 (got $st: $(head -n 1 "$TMP/bad.err"))" test "$st" -eq 2
+done
+check "bad usage: nothing written" test ! -e "$TMP/bad"
+check "-h names cloudflare-2018" sh -c 'sh scripts/reproduce -h 2>&1 | grep -q "^  cloudflare-2018 "'
+
+# the table and the paragraph on fixed numbers (lib/ladder-tsv.awk, lib/reproduce-ladder.awk):
+# 1 s windows, xdp 2 Mpps at 50 % busy, nft-input 0.5 and with conntrack 0.25, app-mmsg 0.1
+printf 'xdp\t1\tmap\t1.0\t2100000\t2000000\t0.5\t1\n' >"$TMP/fixed.list"
+printf 'nft-input\t1\tnft\t1.0\t600000\t500000\t0.95\t1\n' >>"$TMP/fixed.list"
+printf 'nft-input-ct\t1\tnft\t1.0\t300000\t250000\t0.95\t1\n' >>"$TMP/fixed.list"
+printf 'app-mmsg\t1\tsuck\t1.0\t200000\t100000\t1.0\t1\n' >>"$TMP/fixed.list"
+awk -v pub=results/published/cloudflare-2018.tsv -f scripts/lib/ladder-tsv.awk "$TMP/fixed.list" >"$TMP/fixed.tsv"
+check "fixed: xdp's run in reproduce.tsv" grep -q '^here	xdp	1	map	1.0	2100000	2000000	95.24	2.0000	0.5	250$' "$TMP/fixed.tsv"
+awk -v time=1 -v runs=1 -v machine=m -v size=32 -v batch=1024 -v gso=64 -v dest=198.18.0.2 \
+	-f scripts/lib/reproduce-ladder.awk "$TMP/fixed.tsv" >"$TMP/fixed.md"
+check "fixed: the fraction of the top rung" grep -qF 'The application (app-mmsg) took 0.100 Mpps, 0.05 of the top rung (xdp, 2.000 Mpps).' "$TMP/fixed.md"
+check "fixed: conntrack's cost" grep -qF 'Conntrack on took the input drop to 0.50 of its rate without conntrack (+1900 ns of the NAPI thread per datagram).' "$TMP/fixed.md"
+check "fixed: the steps down the ladder" grep -qF 'a later point dropped fewer here at xdp > nft-input-ct, nft-input > app-mmsg; as many or more at nft-input-ct <= nft-input.' "$TMP/fixed.md"
+check "fixed: the rows the NAPI thread left idle" grep -qF 'busy less than 90 % of the send window at xdp 50 %:' "$TMP/fixed.md"
+check "fixed: xdp's row" grep -qF '| xdp | XDP_DROP, native mode on the receiving veth | - | 2.000 | 2.000..2.000 | 1.00 | 95.2 | 250 | 50 | map |' "$TMP/fixed.md"
+check "fixed: a row with no run" grep -qF '| tc | tc clsact ingress, cls_bpf direct-action TC_ACT_SHOT | - | - | - | - | - | - | - | no run |' "$TMP/fixed.md"
+
+# without root: exit 4 and why (a copy of scripts/ the unprivileged user can read)
+if [ "$(id -u)" -ne 0 ]; then
+	AS=
+elif setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else
+	AS=none
+fi
+if [ "$AS" = none ]; then
+	skip "no setpriv: cloudflare-2018 without root not checked"
+else
+	chmod 755 "$TMP"
+	mkdir "$TMP/u"
+	cp -R scripts "$TMP/u/"
+	chmod -R a+rX "$TMP/u"
+	st=0
+	# shellcheck disable=SC2086 # the runner's words
+	(cd / && $AS sh "$TMP/u/scripts/reproduce" cloudflare-2018 -t 0.3 -r 1 -o "$TMP/u/out") >/dev/null 2>"$TMP/u.err" || st=$?
+	check "without root: exit 4 (got $st: $(head -n 1 "$TMP/u.err"))" test "$st" -eq 4
+	check "without root: says it needs root" grep -q 'needs root .*: not supported here (exit 4)' "$TMP/u.err"
+	check "without root: nothing written" test ! -e "$TMP/u/out"
+fi
+
+[ "$(id -u)" -eq 0 ] || { done_tests; exit; }
+need_root_ip "cloudflare-2018"
+command -v nft >/dev/null 2>&1 || { skip "no nft: the ladder's runs not checked"; done_tests; exit; }
+
+# left P: what run P may have left: its namespaces, a drop point on its device, a table here.
+left() {
+	for ns in "bs-wire-$1-blast" "bs-wire-$1-suck"; do
+		! ip netns list 2>/dev/null | grep -q "^$ns\>" || { echo "namespace $ns"; return 0; }
+	done
+	lf_dev=bs$(printf '%07d' "$1")r
+	for lf_p in /proc/[0-9]*/cmdline; do
+		{ tr '\0' ' ' <"$lf_p"; } 2>/dev/null | grep -q "/ladder [a-z]* $lf_dev " && { echo "bin/ladder on $lf_dev"; return 0; }
+	done
+	! nft list tables 2>/dev/null | grep -q bs_ladder || { echo "an nft table bs_ladder here"; return 0; }
+	return 1
+}
+
+D=$TMP/lad
+timeout 120 sh scripts/reproduce cloudflare-2018 -t 0.3 -r 1 -o "$D" >"$TMP/lad.out" 2>"$TMP/lad.err" &
+P=$!
+PIDS="$PIDS $P"
+st=0
+wait "$P" || st=$?
+if [ "$st" -eq 4 ]; then
+	skip "cloudflare-2018 cannot run here: $(grep 'exit 4' "$TMP/lad.err" | head -n 1)"
+else
+	check "cloudflare-2018 -t 0.3 -r 1: exit 0 (got $st: $(tail -n 1 "$TMP/lad.err"))" test "$st" -eq 0
+	[ "$st" -eq 0 ] || tail -n 20 "$TMP/lad.err"
+	for r in $ROWS; do
+		if grep -q "^- $r: skipped" "$D/reproduce.md"; then # this kernel lacks its drop point
+			skip "$r: $(grep "^- $r: skipped" "$D/reproduce.md")"
+			continue
+		fi
+		check "$r: a run here with its numbers" awk -F'\t' -v r="$r" '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$1 == "here" && $2 == r && $c["sent"] ~ /^[0-9]+$/ && $c["counted"] ~ /^[1-9][0-9]*$/ &&
+				$c["mpps"] ~ /^[0-9.]+$/ && $c["napi_cpu_s"] ~ /^[0-9.]+$/ { f = 1 }
+			END { exit !f }' "$D/reproduce.tsv"
+		check "$r: a row of reproduce.md" grep -q "^| $r | .* | [0-9.]* | [0-9.]*\.\.[0-9.]* | [0-9.]* |" "$D/reproduce.md"
+		check "$r: the published row (or its -)" grep -q "^2018	$r	-	" "$D/reproduce.tsv"
+	done
+	grep -q "^- nft-input-ct: skipped" "$D/reproduce.md" ||
+		check "nft-input-ct: conntrack saw the datagrams" grep -q '^here	nft-input-ct	1	.*conntrack saw [1-9][0-9]* new' "$D/reproduce.tsv"
+	grep -q "^- nft-input-notrack: skipped" "$D/reproduce.md" ||
+		check "nft-input-notrack: conntrack saw none" grep -q '^here	nft-input-notrack	1	.*conntrack saw 0 new' "$D/reproduce.tsv"
+	check "reproduce.md: the published source" grep -qF '"How to drop 10 million packets per second", Cloudflare blog, July 2018' "$D/reproduce.md"
+	check "reproduce.md: the paragraph from the numbers" grep -q '^The application (app-mmsg) took [0-9.]* Mpps, [0-9.]* of the top rung' "$D/reproduce.md"
+	check "reproduce.md: how busy the NAPI thread was" grep -q 'The NAPI thread was busy \(less than 90 % of the send window at\|90 % or more of the send window in every row\)' "$D/reproduce.md"
+	check "reproduce.md: what is not re-made" grep -q '^## Not re-made here' "$D/reproduce.md"
+	check "the published table: its source" grep -q '^# .*https://blog.cloudflare.com/how-to-drop-10-million-packets/' results/published/cloudflare-2018.tsv
+	check "env.txt: the experiment and the wire" sh -c "grep -q '^experiment: cloudflare-2018$' '$D/env.txt' && grep -q '^wire: veth' '$D/env.txt'"
+	if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+		check "the plot" test -s "$D/published_vs_here.png"
+	else
+		skip "no gnuplot: the plot not checked"
+	fi
+	w=$(left "$P")
+	check "nothing left behind (${w:-none})" test -z "$w"
+fi
+
+# interrupted NAME SIG ROW: a run of 1 s per row sent SIG once ROW's blast sends: it ends within
+# 15 s with 128 + the signal and leaves nothing.
+LAUNCH=
+! env --default-signal=INT true 2>/dev/null || LAUNCH="env --default-signal=INT"
+interrupted() {
+	$LAUNCH sh scripts/reproduce cloudflare-2018 -t 1 -r 1 -o "$TMP/$1" >/dev/null 2>"$TMP/$1.err" &
+	P=$!
+	PIDS="$PIDS $P"
+	i=0
+	while ! grep -q "cloudflare-2018 $3, run 1" "$TMP/$1.err" 2>/dev/null && kill -0 "$P" 2>/dev/null && [ $i -lt 3000 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+	# the row's drop point in place: its blast is sending
+	i=0
+	while ! ip netns pids "bs-wire-$P-blast" 2>/dev/null | grep -q . && kill -0 "$P" 2>/dev/null && [ $i -lt 500 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+	kill -"$2" "$P"
+	if wait_pid "$P" 15; then wait "$P"; st=$?; else st=hung; fi
+	case $2 in INT) want=130 ;; *) want=143 ;; esac
+	check "$1: SIG$2 in the $3 row ends it with $want (got $st)" test "$st" = "$want"
+	w=$(left "$P")
+	check "$1: nothing left behind (${w:-none})" test -z "$w"
+	check "$1: nothing written" test ! -e "$TMP/$1"
+}
+if [ "$st" != 4 ]; then
+	if [ -n "$LAUNCH" ]; then interrupted int INT tc; else skip "no env --default-signal: SIGINT not checked"; fi
+	interrupted term TERM nft-raw
+fi
+done_tests
