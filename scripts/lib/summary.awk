@@ -8,7 +8,8 @@
 # so is "-" (the tools' word for a figure not measured, e.g. blast's rtt_p50_us when no request
 # of a run was answered): the figure is summarized over the runs that have a number (runs).
 # A runs.tsv with a phase column (suite --under-load) is summarized per variant and phase, and
-# summary.tsv has a phase column after variant.
+# summary.tsv has a phase column after variant; one with a direction column (suite --bidir)
+# per variant and direction alike.
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
@@ -20,7 +21,7 @@ NR == 1 {
 		name[i] = $i
 		if ($i == "variant")
 			vcol = i
-		if ($i == "phase")
+		if ($i == "phase" || $i == "direction")
 			pcol = i
 	}
 	nf = NF
@@ -50,7 +51,7 @@ NR == 1 {
 END {
 	if (!vcol)
 		exit 1
-	print "variant", (pcol ? "phase" OFS : "") "figure", "runs", "median", "min", "max", "median_lo", "median_hi", "median_ci_pct"
+	print "variant", (pcol ? name[pcol] OFS : "") "figure", "runs", "median", "min", "max", "median_lo", "median_hi", "median_ci_pct"
 	for (k = 1; k <= nv; k++) {
 		v = order[k]
 		for (i = 1; i <= nf; i++) {
