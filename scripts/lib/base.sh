@@ -229,11 +229,12 @@ describe_run() {
 	dr_runs=$(env_value "$dr_env" runs)
 	dr_work=$(env_value "$dr_env" work)
 	dr_bargs=$(env_value "$dr_env" blast_args)
-	dr_mode= # suite --rtt, --group, --under-load
+	dr_mode= # suite --rtt, --group, --under-load, --bidir
 	[ "$(env_value "$dr_env" rtt)" != 1 ] || dr_mode=", round trips ($(env_value "$dr_env" outstanding) outstanding)"
 	dr_group=$(env_value "$dr_env" group)
 	[ -z "$dr_group" ] || [ "$dr_group" = none ] || dr_mode=", multicast group $dr_group"
 	[ "$(env_value "$dr_env" under_load)" != 1 ] || dr_mode=", under load: a probe beside a flood"
+	[ "$(env_value "$dr_env" bidir)" != 1 ] || dr_mode=", both directions at once (VARIANT-fwd, VARIANT-rev)"
 	printf '%s, %s s x %s runs, work %s%s%s | %s\n' \
 		"$(size_words "${dr_size:-?}")" "${dr_time:-?}" "${dr_runs:-?}" "${dr_work:-?}" \
 		"${dr_bargs:+, blast $dr_bargs}" "$dr_mode" "$(describe_machine "$1")"
