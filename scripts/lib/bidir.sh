@@ -127,7 +127,8 @@ bidir_rcheck() {
 }
 
 # bidir_checks: after the forward checks (VARIANTS: those this host runs): the reverse tools
-# asked too (--check) before the first run: a refusal is bad usage, a variant the reverse
+# asked too (--check) before the first run: a refusal is bad usage, and so is an address they
+# cannot bind or reach there (their exit 1, as check_suck takes -a's); a variant the reverse
 # suck cannot run on blast's end (exit 4) is left out with a note (BIDIR_NOTES).
 bidir_checks() {
 	BIDIR_NOTES=
@@ -137,8 +138,7 @@ bidir_checks() {
 	bidir_rcheck blast -a "$BIDIR_ADDR" -t "$TIME" -s "$SIZE" $BLAST_ARGS || bc_st=$?
 	case $bc_st in
 	0 | 4) ;; # 4: the runs say it (every run skipped)
-	2) usage_error "--bidir: the reverse blast (on suck's end, to $BIDIR_ADDR) refuses its options: $TRY_MSG" ;;
-	*) die "--bidir: the reverse blast cannot run on suck's end ($BIDIR_BLAST_BIN to $BIDIR_ADDR): $TRY_MSG" ;;
+	*) usage_error "--bidir: the reverse blast (on suck's end, to $BIDIR_ADDR) refuses its options: $TRY_MSG" ;;
 	esac
 	bc_keep=
 	for bc_v in $VARIANTS; do
@@ -150,8 +150,7 @@ bidir_checks() {
 		4) BIDIR_NOTES="$BIDIR_NOTES$bc_v: skipped, not supported on blast's end (the reverse suck exit 4: suck: $TRY_MSG)
 "
 			printf '%s: %s: skipped, not supported on blast'\''s end (the reverse suck exit 4: suck: %s)\n' "$PROG" "$bc_v" "$TRY_MSG" >&2 ;;
-		2) usage_error "--bidir: the reverse suck (-m $bc_v on blast's end, at $BIDIR_ADDR) refuses its options: $TRY_MSG" ;;
-		*) die "--bidir: the reverse suck cannot run on blast's end ($BIDIR_SUCK_BIN -a $BIDIR_ADDR): $TRY_MSG" ;;
+		*) usage_error "--bidir: the reverse suck (-m $bc_v on blast's end, at $BIDIR_ADDR) refuses its options: $TRY_MSG" ;;
 		esac
 	done
 	VARIANTS=$bc_keep
