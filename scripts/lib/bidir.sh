@@ -336,13 +336,17 @@ bidir_env() {
 	echo "bidir_blast_cmd: $SUCK_CMD"
 	echo "bidir_suck_bin: $BIDIR_SUCK_BIN"
 	echo "bidir_blast_bin: $BIDIR_BLAST_BIN"
+	echo "bidir_pinning: $(bidir_pinning)"
+}
+# bidir_pinning: which CPUs the four tools (and --wire's two NAPI threads) run on, in words.
+bidir_pinning() {
 	if [ -z "$SUCK_PIN" ]; then
-		echo "bidir_pinning: none (fewer than two CPUs): the four tools share the CPUs as the scheduler places them"
+		echo "none (fewer than two CPUs): the four tools share the CPUs as the scheduler places them"
 	elif [ "$WIRE" = 1 ]; then
-		echo "bidir_pinning: one machine: both sucks and both NAPI threads $SUCK_PIN, both blasts $BLAST_PIN: each direction shares its CPUs with the other"
+		echo "one machine: both sucks and both NAPI threads $SUCK_PIN, both blasts $BLAST_PIN: each direction shares its CPUs with the other"
 	elif [ -z "$SUCK_CMD$BLAST_CMD" ]; then
-		echo "bidir_pinning: one machine: both sucks $SUCK_PIN, both blasts $BLAST_PIN: each direction shares its CPUs with the other"
+		echo "one machine: both sucks $SUCK_PIN, both blasts $BLAST_PIN: each direction shares its CPUs with the other"
 	else
-		echo "bidir_pinning: each host: its suck $SUCK_PIN, its blast $BLAST_PIN"
+		echo "each host: its suck $SUCK_PIN, its blast $BLAST_PIN"
 	fi
 }
