@@ -127,7 +127,7 @@ bad "--bidir and --group" -m mmsg --bidir --group 239.255.1.1
 bad "--bidir and --drops" -m mmsg --bidir --drops
 bad "--bidir and --rx-dev" -m mmsg --bidir --rx-dev lo
 bad "--bidir-addr: only with --bidir" -m mmsg --bidir-addr 127.0.0.1
-bad "--bidir-addr: an address is needed" -m mmsg --bidir --bidir-addr ''
+bad "--bidir-addr: no address given" -m mmsg --bidir --bidir-addr ''
 SUCK_CMD="env" bad "--bidir-addr ADDR is needed" -m mmsg --bidir
 unset SUCK_CMD # a shell that keeps an assignment before a function (bash) would keep it
 bad "the reverse suck (-m mmsg on blast's end, at 192.0.2.1) refuses its options" -m mmsg --bidir --bidir-addr 192.0.2.1

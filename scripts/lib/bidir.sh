@@ -24,7 +24,7 @@
 # shellcheck disable=SC2154,SC2034 # the trial's variables (BT_*, bt_*, bj_*) are set and read by
 # eval; BIDIR_LONG is the suite's
 BIDIR=0         # --bidir
-BIDIR_ADDR=     # --bidir-addr, or the one bidir_up settles
+BIDIR_ADDR=     # --bidir-addr, or the one bidir_args settles
 BIDIR_ASET=     # --bidir-addr given
 BIDIR_SUCK_ARGS= # the reverse suck's words: SUCK_ARGS less --rx-dev, plus the wire's --rx-dev
 BIDIR_LONG="bidir bidir-addr="
@@ -48,7 +48,7 @@ EOF
 bidir_opt() {
 	case $OPT in
 	--bidir) BIDIR=1 ;;
-	--bidir-addr) BIDIR_ADDR=$OPTARG BIDIR_ASET=1 ;;
+	--bidir-addr) opt_need address; BIDIR_ADDR=$OPTARG BIDIR_ASET=1 ;;
 	esac
 }
 
@@ -65,7 +65,6 @@ bidir_args() {
 	[ -z "$GROUP" ] || usage_error "--bidir and --group: a group's datagrams stay on this machine's lo or --wire's veth, one way"
 	[ "$DROPS" = 0 ] || usage_error "--bidir and --drops: two sucks at once would each count the kernel's drops of the host, not of their own direction"
 	[ -z "$RX_DEV" ] || usage_error "--bidir and --rx-dev: the reverse suck's device on blast's host has no option; --wire names both ends"
-	[ -n "$BIDIR_ASET" ] && [ -z "$BIDIR_ADDR" ] && usage_error "--bidir-addr: an address is needed"
 	if [ "$WIRE" = 1 ]; then
 		[ -z "$BIDIR_ASET" ] || usage_error "--bidir-addr and --wire: the wire's blast end is the reverse suck's address ($WIRE_ADDR_TX, $WIRE_ADDR6_TX)"
 		if [ "$ADDR" = "$WIRE_ADDR6_RX" ]; then BIDIR_ADDR=$WIRE_ADDR6_TX; else BIDIR_ADDR=$WIRE_ADDR_TX; fi
