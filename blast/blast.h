@@ -22,6 +22,8 @@
 
 #define BLAST_MAX_FLOWS 64     /* -j: a thread each; the wire allows WIRE_MAX_FLOWS (256) */
 #define BLAST_MAX_BATCH 1024
+#define BLAST_MIN_SNDBUF 4096      /* --sndbuf: bytes */
+#define BLAST_MAX_SNDBUF (1 << 30)
 #define BLAST_MAX_SEGS  128    /* -g: UDP_MAX_SEGMENTS since Linux 6.9; older kernels take 64 */
 #define BLAST_OLD_SEGS  64     /* UDP_MAX_SEGMENTS before, and what blast assumes unprobed */
 #define BLAST_CALL_BYTES 65536 /* the default shape: a send call carries at least this much */

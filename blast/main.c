@@ -60,6 +60,10 @@ static int open_socket(struct flow *f)
 		warn("%s", call);
 		return -1;
 	}
+	if (cfg.sndbuf && net_sndbuf(f->fd, cfg.sndbuf) < 0) {
+		warn("setsockopt SO_SNDBUF");
+		return -1;
+	}
 	/* connect: the kernel routes once, and a closed port comes back as ECONNREFUSED. */
 	if (connect(f->fd, (const struct sockaddr *)&cfg.to.ss, cfg.to.len) < 0) {
 		warn("connect %s", where);

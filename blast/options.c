@@ -126,6 +126,19 @@ static void show_batch(struct report *r, const struct optdef *o, const void *cfg
 	report_u64(r, o->key, ((const struct flow *)f)->batch);
 }
 
+/* sndbuf: what the kernel granted the flow's socket, else what was asked ('-' for the default) */
+static void show_sndbuf(struct report *r, const struct optdef *o, const void *cfg, int check, const void *f)
+{
+	int fd = ((const struct flow *)f)->fd, got = check || fd < 0 || C(cfg)->via ? -1 : net_sndbuf(fd, 0);
+
+	if (got > 0)
+		report_i64(r, o->key, got);
+	else if (C(cfg)->sndbuf)
+		report_i64(r, o->key, C(cfg)->sndbuf);
+	else
+		report_none(r, o->key);
+}
+
 static void show_gso(struct report *r, const struct optdef *o, const void *cfg, int check, const void *f)
 {
 	unsigned segs = ((const struct flow *)f)->segs;
@@ -310,6 +323,9 @@ void blast_options(struct blast_cfg *cfg, int argc, char **argv)
 		opt_die("--via %s with %s: it sends a stream of one size to one receiver", via_names[cfg->via],
 			cfg->rtt ? "--rtt" : cfg->mix.n ? "a size mix" : cfg->zerocopy ? "--zerocopy" :
 			"a multicast group");
+	if (cfg->via && cfg->sndbuf)
+		opt_die("--via %s with --sndbuf: its frames go through a ring, not a UDP socket's buffer",
+			via_names[cfg->via]);
 	if (dst_mac_arg && packet_mac(dst_mac_arg, cfg->dst_mac) < 0)
 		opt_die("--dst-mac '%s': accepted: six hex bytes with ':' between (02:62:73:00:00:02)",
 			dst_mac_arg);

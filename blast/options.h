@@ -41,6 +41,12 @@ OPT(unsigned, segs, .sname = 'g', .name = "gso", .arg = "SEGS", .type = OD_UINT,
     .doc = "UDP GSO: SEGS datagrams per message, each with its own header, %R (1..64 on kernels before "
 	   "6.9: blast finds the limit and reports it as `gso_max_segs`); 1 = off; keys `gso`, `gso_auto` "
 	   "(`--check`: 1 when blast chose GSO), `gso_max_segs`")
+OPT(int, sndbuf, .name = "sndbuf", .arg = "BYTES", .type = OD_BYTES, .lo = BLAST_MIN_SNDBUF,
+    .hi = BLAST_MAX_SNDBUF, .def = "the kernel's", .key = "sndbuf", .sec = BS_SHAPE, .show = show_sndbuf,
+    .help = "the UDP socket's send buffer, SO_SNDBUF, %R",
+    .doc = "the UDP socket's send buffer (SO_SNDBUF), %R; as root past `net.core.wmem_max`; what a "
+	   "send waits on when the path holds its datagrams (a veth's ring keeps them charged to it); "
+	   "the key says what the kernel granted (`--check`: what was asked)")
 OPT(uint64_t, rate, .sname = 'r', .name = "rate", .arg = "PPS", .type = OD_COUNT, .lo = 0, .hi = 1e9,
     OD_DEF("0"), .key = "rate", .sec = BS_SHAPE,
     .help = "datagrams per second over all flows, %R; 0 = as fast as possible")

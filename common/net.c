@@ -63,7 +63,9 @@ int net_local(int fd, struct net_addr *out)
 	return getsockname(fd, (struct sockaddr *)&out->ss, &out->len);
 }
 
-int net_rcvbuf(int fd, int bytes)
+/* A socket buffer (opt, and force: its privileged twin past the sysctl's limit) set to bytes
+ * when above 0; what the kernel granted, or -1. */
+static int sock_buf(int fd, int opt, int force, int bytes)
 {
 	int got;
 	socklen_t len = sizeof got;
@@ -72,13 +74,23 @@ int net_rcvbuf(int fd, int bytes)
 	 * what was asked for. */
 	if (bytes > 0) {
 		int half = bytes / 2;
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &half, sizeof half) < 0 &&
-		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &half, sizeof half) < 0)
+		if (setsockopt(fd, SOL_SOCKET, force, &half, sizeof half) < 0 &&
+		    setsockopt(fd, SOL_SOCKET, opt, &half, sizeof half) < 0)
 			return -1;
 	}
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len) < 0)
+	if (getsockopt(fd, SOL_SOCKET, opt, &got, &len) < 0)
 		return -1;
 	return got;
+}
+
+int net_rcvbuf(int fd, int bytes)
+{
+	return sock_buf(fd, SO_RCVBUF, SO_RCVBUFFORCE, bytes);
+}
+
+int net_sndbuf(int fd, int bytes)
+{
+	return sock_buf(fd, SO_SNDBUF, SO_SNDBUFFORCE, bytes);
 }
 
 static int64_t drops_in(const char *path, unsigned long ino)

@@ -21,6 +21,8 @@ int net_local(int fd, struct net_addr *out);
 /* Sets SO_RCVBUF (SO_RCVBUFFORCE first, which root may use past net.core.rmem_max) and
  * returns what the kernel granted, or -1. bytes 0 leaves the default and only reads it. */
 int net_rcvbuf(int fd, int bytes);
+/* The same of SO_SNDBUF (SO_SNDBUFFORCE, net.core.wmem_max). */
+int net_sndbuf(int fd, int bytes);
 /* Receive-buffer drops the kernel counted for this UDP socket, from /proc/net/udp{,6} by the
  * socket's inode; -1 when not found. */
 int64_t net_drops(int fd);

@@ -12,6 +12,8 @@ bad() { # tool expected-text args...: exits 2 and says expected-text on stderr
 }
 
 bad blast "-s '20'" -s 20
+bad blast "out of range 4096..1073741824" --sndbuf 1k
+bad blast "--via packet with --sndbuf" --via packet --sndbuf 1M -a 198.18.0.2
 bad blast "32..65507" -s 70000
 bad blast "-s '1450x'" -s 1450x
 bad blast "-s '-5'" -s -5
@@ -128,5 +130,18 @@ if [ -w /dev/full ]; then
 else
 	skip "no /dev/full"
 fi
+
+# --sndbuf: the socket's send buffer as the kernel granted it (root: past wmem_max), the
+# default's when not given; a stream sent through it all the same
+"$BIN/blast" -p 9 -n 100 --sndbuf 4M -o tsv >"$TMP/sb.tsv" 2>/dev/null
+"$BIN/blast" -p 9 -n 100 -o tsv >"$TMP/sb0.tsv" 2>/dev/null
+sb=$(field "$TMP/sb.tsv" sndbuf) sb0=$(field "$TMP/sb0.tsv" sndbuf)
+if [ "$(id -u)" = 0 ]; then
+	check "--sndbuf 4M as root: granted 4M ($sb)" test "$sb" = 4194304
+else
+	check "--sndbuf 4M: granted a number ($sb)" test "$sb" -gt 0
+fi
+check "no --sndbuf: the default's, a number ($sb0)" test "$sb0" -gt 0
+check "--sndbuf: sent 100 ($(field "$TMP/sb.tsv" sent))" test "$(field "$TMP/sb.tsv" sent)" = 100
 
 done_tests
