@@ -62,8 +62,9 @@ ceilings_row() {
 		times >"$WORKDIR/times1"
 		LADDER_TX=
 		[ "$cr_st" != 124 ] || cr_st=0 # timeout's: the time bound, not a failure
-		cr_s=$(sed -n 's/^ *\([0-9][0-9]*\) packets outgoing.*/\1/p' "$cr_f.blast.err" | head -n 1)
-		cr_d=$(sed -n "s/^ *\([0-9]*\) sec, \([0-9]*\) usec on CPU$CEIL_CPU .*/\1 \2/p" "$cr_f.blast.err" |
+		# its summary's lines start with a carriage return
+		cr_s=$(tr -d '\r' <"$cr_f.blast.err" | sed -n 's/^ *\([0-9][0-9]*\) packets outgoing.*/\1/p' | head -n 1)
+		cr_d=$(tr -d '\r' <"$cr_f.blast.err" | sed -n "s/^ *\([0-9]*\) sec, \([0-9]*\) usec on CPU$CEIL_CPU .*/\1 \2/p" |
 			awk '{ printf "%.6f", $1 + $2 / 1e6; exit }')
 		cr_n=0
 		cr_c=$(cat "$WORKDIR/times0" "$WORKDIR/times1" | awk -v n="${cr_s:-0}" '
