@@ -20,12 +20,13 @@
 # Each run: the frames the XDP map counted over the sender's send window (blast's duration_s,
 # trafgen's own "N sec, M usec on CPUn"), the sender's CPU per frame (blast's cpu_ns_per_pkt;
 # trafgen's user + sys from the shell's `times` before and after it, in clock ticks), and the
-# NAPI thread's CPU per frame (ladder_cpu).
+# NAPI thread's CPU per frame (ladder_cpu), and the veths' drop counters (ceilings_dropped): what
+# was sent and not counted, the sending veth dropped with the receiving one's ring full.
 # Exit 4 as cloudflare-2018: not root, no veth, fewer than two CPUs, native XDP refused; a rung
 # blast refuses here (exit 4: no AF_XDP, say) is skipped with a note, and trafgen's without it.
 #
-# Pitfalls: a rung that sends faster than the NAPI thread drops loses frames at the veth's ring,
-# before the XDP program: counted < sent there, the sender's rate is the higher figure. The
+# Pitfalls: the receiving veth's ring full (the NAPI thread behind, or between its polls), the
+# sending veth drops: counted < sent there, the sender's rate is the higher figure. The
 # trafgen process tree is timeout -> trafgen -> its forks: timeout sends its signal to the whole
 # group, so ladder_stop's SIGTERM to timeout ends them all.
 
@@ -50,6 +51,7 @@ ceilings_row() {
 	cr_f=$STAGE/raw/$1-$2
 	ladder_hold "$1" "$2" xdp "$RX_DEV" || return
 	cr_napi=$(ladder_napi)
+	cr_v0=$(ceilings_dropped)
 	cr_t0=$(ladder_cpu "$cr_napi")
 	cr_st=0
 	if [ "$1" = trafgen ]; then
@@ -86,6 +88,7 @@ ceilings_row() {
 	fi
 	cr_t1=$(ladder_cpu "$cr_napi")
 	ladder_release "$WORKDIR/$1-$2.ladder"
+	cr_v1=$(ceilings_dropped)
 	if [ "$1" = trafgen ] && grep -q '^Flushing TX_RING failed: Resource temporarily unavailable' "$cr_f.blast.err"; then
 		note "trafgen: skipped, it ended at the veth's backpressure after $LADDER_N frames counted: \"Flushing TX_RING failed: Resource temporarily unavailable\" (its socket's send buffer full of frames waiting in the receiving veth's ring: trafgen ends on EAGAIN, and raises net.core.wmem_default only outside a network namespace)"
 		return 4
@@ -99,9 +102,15 @@ ceilings_row() {
 		note "$1 run $2: FAILED: the sender's exit $cr_st, sent ${cr_s:-?}, counted ${LADDER_N:-?} (see raw/$1-$2.*.err): the run is left out"
 		return 1
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$cr_how" "$cr_d" "$cr_s" "${cr_n:-0}" "$LADDER_N" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$cr_how" "$cr_d" "$cr_s" "${cr_n:-0}" "$LADDER_N" \
 		"$(awk -v a="$cr_t0" -v b="$cr_t1" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')" \
-		"$(echo "$cr_napi" | wc -w)" "${cr_c:--}" >>"$WORKDIR/list"
+		"$(echo "$cr_napi" | wc -w)" "${cr_c:--}" "$(awk -v a="$cr_v0" -v b="$cr_v1" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "%d %d", y[1] - x[1], y[2] - x[2] }')" >>"$WORKDIR/list"
+}
+# ceilings_dropped: the sending veth's tx_dropped and the receiving veth's rx_dropped, each read
+# in its namespace
+ceilings_dropped() {
+	# shellcheck disable=SC2086 # BLAST_CMD, SUCK_CMD: words
+	echo "$($BLAST_CMD cat "/sys/class/net/$WIRE_DEV_TX/statistics/tx_dropped" 2>/dev/null || echo 0) $($SUCK_CMD cat "/sys/class/net/$RX_DEV/statistics/rx_dropped" 2>/dev/null || echo 0)"
 }
 
 ceilings_table() {
@@ -143,12 +152,13 @@ ceilings_env() {
 	! command -v trafgen >/dev/null 2>&1 || echo "trafgen_version: $(trafgen -v 2>&1 | head -n 1)"
 }
 ceilings_tsv() {
-	awk -F'\t' -v OFS='\t' 'BEGIN { print "row", "run", "how", "duration_s", "sent", "fins", "counted", "counted_pct", "mfps", "napi_cpu_s", "napi_ns_per_frame", "sender_ns_per_frame" }
+	awk -F'\t' -v OFS='\t' 'BEGIN { print "row", "run", "how", "duration_s", "sent", "fins", "counted", "counted_pct", "mfps", "napi_cpu_s", "napi_ns_per_frame", "sender_ns_per_frame", "veth_tx_dropped", "veth_rx_dropped" }
 		NF >= 10 {
 			pct = $5 > 0 ? sprintf("%.2f", 100 * $7 / $5) : "-"
 			mfps = $4 > 0 ? sprintf("%.4f", $7 / $4 / 1e6) : "-"
 			ns = $7 > 0 ? sprintf("%.0f", $8 * 1e9 / $7) : "-"
-			print $1, $2, $3, $4, $5, $6, $7, pct, mfps, $8, ns, $10
+			split($11, v, " ")
+			print $1, $2, $3, $4, $5, $6, $7, pct, mfps, $8, ns, $10, v[1] + 0, v[2] + 0
 		}' "$WORKDIR/list"
 }
 ceilings_md() {
