@@ -32,7 +32,10 @@
 
 CEIL_ROWS="sendto sendmmsg gso packet xdp trafgen"
 CEIL_SIZE=32
-CEIL_BATCH=32 # sendmmsg's
+# sendmmsg's batch: blast's default. Tried 2026-12-06 on this 2-CPU VM, shared with other jobs,
+# 1 s x 4 runs each in rounds: -b 1024 counted 0.08-0.18 Mfps at 1695-2141 ns a frame of blast's
+# CPU, -b 32 0.05-0.16 at 1983-2198: within the noise, 1024 no faster.
+CEIL_BATCH=32
 CEIL_GSO=64
 
 # ceilings_args ROW: blast's arguments of ROW
