@@ -37,6 +37,11 @@ check "fixed: where the NAPI thread had time" grep -qF 'busy less than 90 % of t
 check "fixed: sendto's row" grep -qF '| sendto | blast -b 1 -g 1: one sendto a datagram | 0.500 | 0.500..0.500 | 0.25 | 0.625 | 80.0 | 2000 | 4.00 | 800 | 2.00 | 40 |' "$TMP/fixed.md"
 check "fixed: a run's veth drops" grep -qF '| sendto | 1 | blast -b 1 -g 1 | 1.0 | 625000 | 8 | 500000 | 80.00 | 125008 |' "$TMP/fixed.md"
 check "fixed: a rung with no run" grep -qF '| xdp | blast --via xdp: AF_XDP TX ring | - |' "$TMP/fixed.md"
+printf 'source\trow\trun\tmpps\n2018\txdp\t-\t-\nhere\txdp\t1\t1.5\nhere\txdp\t2\t2.5\nhere\ttc\t1\t0.5\n' >"$TMP/drop.tsv"
+awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=32 -v dest=198.18.0.2 -v drop="$TMP/drop.tsv" -v dropname=D \
+	-v rows="sendto gso" -f scripts/lib/reproduce-ceilings.awk "$TMP/fixed.tsv" >"$TMP/drop.md"
+check "fixed: beside the drop ladder's xdp rung" grep -qF 'Beside the drop ladder (D): its xdp rung, blast -g 64 into the same XDP drop, counted 2.000 Mpps (median of 2 run(s)); the top rung here is 1.00 of that.' "$TMP/drop.md"
+check "fixed: no drop ladder, no sentence" sh -c '! grep -q "Beside the drop ladder" "$1"' sh "$TMP/fixed.md"
 check "fixed: no published table, said" grep -qF 'No published table: the ceilings of this machine' "$TMP/fixed.md"
 
 # without root: exit 4 and why (a copy of scripts/ the unprivileged user can read)

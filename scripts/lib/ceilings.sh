@@ -135,12 +135,28 @@ ceilings_table() {
 	set -- $CEIL_LIST
 	echo "$PROG: $EXP: $# rows, $RUNS run(s) of $TIME s each, in rounds; NAPI thread and XDP drop on CPU ${SUCK_PIN#--cpu }, the sender on CPU $CEIL_CPU; writing $OUT" >&2
 	ladder_rounds ceilings_row $CEIL_LIST
+	ceilings_drop
 	ladder_finish ceilings_env ceilings_tsv ceilings_md
+}
+
+# ceilings_drop: the last drop ladder's reproduce.tsv, to set beside the top rung: a reference
+# run's (a folder of results/reference whose env.txt says cloudflare-2018), else the newest under
+# results/runs; none: empty.
+ceilings_drop() {
+	CEIL_DROP=
+	set +f
+	for cd_d in "$ROOT"/results/reference/*/ "$ROOT"/results/runs/reproduce-*/cloudflare-2018/; do
+		[ -f "$cd_d/reproduce.tsv" ] && [ "$(env_value "$cd_d/env.txt" experiment)" = cloudflare-2018 ] || continue
+		CEIL_DROP=${cd_d%/}/reproduce.tsv
+		case $cd_d in "$ROOT"/results/reference/*) break ;; esac
+	done
+	set -f
 }
 
 ceilings_env() {
 	ladder_env_head "$CEIL_SIZE"
 	echo "rows: $CEIL_LIST"
+	echo "drop_ladder: ${CEIL_DROP:-none (no cloudflare-2018 result to set beside)}"
 	ce_a=
 	for ce_r in $CEIL_ROWS; do
 		[ "$ce_r" = trafgen ] || ce_a="$ce_a; $ce_r: $(ceilings_args "$ce_r")"
@@ -166,5 +182,5 @@ ceilings_tsv() {
 }
 ceilings_md() {
 	awk -f "$LIB/stats.awk" -v time="$TIME" -v runs="$RUNS" -v machine="$MACHINE" -v notes="$WORKDIR/notes" \
-		-v size="$CEIL_SIZE" -v dest="$ADDR" -v rows="$CEIL_ROWS" -f "$LIB/reproduce-ceilings.awk" "$STAGE/reproduce.tsv"
+		-v size="$CEIL_SIZE" -v dest="$ADDR" -v rows="$CEIL_ROWS" -v drop="$CEIL_DROP" -v dropname="${CEIL_DROP#"$ROOT"/}" -f "$LIB/reproduce-ceilings.awk" "$STAGE/reproduce.tsv"
 }

@@ -1,7 +1,8 @@
 # reproduce-ceilings.awk: reproduce.tsv of ceilings (lib/ceilings.sh) in, reproduce.md out; with
 # -v dat=1 the plot's data instead (rung, median Mfps, least, most; NaN where it has no run).
 # Run after stats.awk. Variables: time, runs, machine, notes (the runs' notes file), size, dest,
-# rows (the rungs in order). Every number in the text comes from reproduce.tsv; the top rung is
+# rows (the rungs in order), drop (a cloudflare-2018 reproduce.tsv, or empty) and dropname (its
+# name to print): the drop ladder's xdp rung beside the top rung. Every number in the text comes from reproduce.tsv; the top rung is
 # the one with the highest median frames/s, and every fraction is of its figure.
 BEGIN { FS = "\t" }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -103,6 +104,21 @@ END {
 			t = t "."
 		} else
 			t = t "The drop counted 99 % or more of what was sent at every rung: each rate is the sender's."
+		if (drop != "") {
+			dk = 0
+			while ((getline dl < drop) > 0) {
+				split(dl, dv, "\t")
+				if (dv[1] == "source") { for (i = 1; i in dv; i++) dc[dv[i]] = i; continue }
+				if (dv[dc["source"]] == "here" && dv[dc["row"]] == "xdp" && dv[dc["mpps"]] != "-") dm[++dk] = dv[dc["mpps"]]
+			}
+			close(drop)
+			if (dk) {
+				sortnum(dm, dk)
+				dmed = median(dm, dk)
+				# its xdp rung is blast -g 64 into the same drop: a run of another day, not a third ceiling
+				t = t sprintf(" Beside the drop ladder (%s): its xdp rung, blast -g 64 into the same XDP drop, counted %.3f Mpps (median of %d run(s)); the top rung here is %.2f of that.", dropname, dmed, dk, dmed > 0 ? top / dmed : 0)
+			}
+		}
 		print t
 	}
 	print ""
