@@ -66,7 +66,8 @@ $(B)/netdev: tools/netdev.c
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
 
 # ladder: one drop point of scripts/reproduce cloudflare-2018 (XDP, tc, a socket filter, an
-# unread socket), held while the flood runs and counted; of common/ only the BPF assembler.
+# unread socket; ceilings' XDP drop), held while the flood runs and counted; of common/ only the
+# BPF assembler.
 $(B)/ladder: tools/ladder.c $(O)/common/bpf.o
 	@mkdir -p $(@D)
 	@echo "  LD  $@"

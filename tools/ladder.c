@@ -1,5 +1,5 @@
-/* ladder: one drop point of scripts/reproduce cloudflare-2018 (the 2018 drop ladder), held while
- * a flood runs and counted. Run inside the receiving network namespace (ip netns exec NS ...).
+/* ladder: one drop point of scripts/reproduce cloudflare-2018 (the 2018 drop ladder; ceilings,
+ * the sending ladder, uses its xdp), held while a flood runs and counted. Run inside the receiving network namespace (ip netns exec NS ...).
  *
  *   ladder xdp DEV PORT SECS      an XDP program in native (driver) mode on DEV that drops every
  *                                 IPv4 UDP datagram to PORT (XDP_DROP), counted in an array map

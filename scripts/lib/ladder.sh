@@ -45,7 +45,7 @@ LADDER_BATCH=1024 # suck's (app-mmsg)
 LADDER_GSO=64
 
 ladder_skip() {
-	echo "$PROG: cloudflare-2018 $*: not supported here (exit 4)" >&2
+	echo "$PROG: $EXP $*: not supported here (exit 4)" >&2
 	exit 4
 }
 
@@ -109,13 +109,39 @@ ladder_undo() {
 	LADDER_NS=
 }
 
+# ladder_hold ROW RUN KIND WHERE: bin/ladder KIND WHERE holds its drop point (LADDER_PID), its
+# output into WORKDIR/ROW-RUN.ladder, its diagnostics raw/ROW-RUN.suck.err; once it says ready,
+# status 0; else a note and 4 (this kernel lacks the point: the row is skipped) or 1 (failed).
+# ladder_release OUT: the point ended (SIGTERM) and reaped, LADDER_N its count ("dropped N" of OUT).
+ladder_hold() {
+	lh_err=$STAGE/raw/$1-$2.suck.err lh_out=$WORKDIR/$1-$2.ladder
+	: >"$lh_out"
+	# shellcheck disable=SC2086 # SUCK_CMD: words
+	$SUCK_CMD "$LADDER_BIN" "$3" "$4" "$LADDER_PORT" "$LIMIT" >"$lh_out" 2>"$lh_err" &
+	LADDER_PID=$!
+	await_line "$LADDER_PID" "$lh_out" '^ready$' 10 && return 0
+	wait "$LADDER_PID" 2>/dev/null; lh_st=$?
+	LADDER_PID=
+	if [ "$lh_st" = 4 ]; then
+		note "$1: skipped, not supported here: $(head -n 1 "$lh_err")"
+		return 4
+	fi
+	note "$1 run $2: bin/ladder $3 did not start (exit $lh_st): $(head -n 1 "$lh_err")"
+	return 1
+}
+ladder_release() {
+	kill -TERM "$LADDER_PID" 2>/dev/null || true
+	wait "$LADDER_PID" 2>/dev/null || true
+	LADDER_PID=
+	LADDER_N=$(sed -n 's/^dropped //p' "$1")
+}
+
 # ladder_row ROW RUN: one run of ROW; a line into WORKDIR/list, or a note and status 1 (failed)
 # or 4 (this kernel lacks the row's drop point: the row is skipped, the others run).
 ladder_row() {
 	lr_f=$STAGE/raw/$1-$2
-	lr_out=$WORKDIR/$1-$2.ladder
+	lr_out=$WORKDIR/$1-$2.ladder # ladder_hold's
 	lr_how=
-	: >"$lr_out"
 	case $1 in
 	xdp | tc | sockfilter | unread)
 		case $1 in
@@ -126,20 +152,7 @@ ladder_row() {
 		sockfilter) set -- "$1" "$2" filter "$ADDR" ;;
 		unread) set -- "$1" "$2" unread "$ADDR" ;;
 		esac
-		# shellcheck disable=SC2086 # SUCK_CMD: words
-		$SUCK_CMD "$LADDER_BIN" "$3" "$4" "$LADDER_PORT" "$LIMIT" >"$lr_out" 2>"$lr_f.suck.err" &
-		LADDER_PID=$!
-		await_line "$LADDER_PID" "$lr_out" '^ready$' 10 || {
-			wait "$LADDER_PID" 2>/dev/null; lr_st=$?
-			LADDER_PID=
-			ladder_undo
-			if [ "$lr_st" = 4 ]; then
-				note "$1: skipped, not supported here: $(head -n 1 "$lr_f.suck.err")"
-				return 4
-			fi
-			note "$1 run $2: bin/ladder $3 did not start (exit $lr_st): $(head -n 1 "$lr_f.suck.err")"
-			return 1
-		} ;;
+		ladder_hold "$@" || { lr_st=$?; ladder_undo; return "$lr_st"; } ;;
 	nft-*) ladder_nft "$1" || { ladder_undo; return 4; } ;;
 	app-*)
 		lr_b=
@@ -181,10 +194,8 @@ ladder_row() {
 		lr_n=$(tsv_field "$lr_f.suck.tsv" received)
 		lr_how="suck's received" ;;
 	*)
-		kill -TERM "$LADDER_PID" 2>/dev/null || true
-		wait "$LADDER_PID" 2>/dev/null || true
-		LADDER_PID=
-		lr_n=$(sed -n 's/^dropped //p' "$lr_out")
+		ladder_release "$lr_out"
+		lr_n=$LADDER_N
 		case $1 in
 		xdp | tc) lr_how="BPF map of the program" ;;
 		*) lr_how="the socket's drops (SO_MEMINFO); queued $(sed -n 's/^queued //p' "$lr_out") bytes" ;;
@@ -203,20 +214,34 @@ ladder_row() {
 
 ladder_table() {
 	tool_bins
-	LADDER_BIN=${LADDER_BIN:-$(dirname "$SUCK_BIN")/ladder}
-	[ -x "$LADDER_BIN" ] || die "no $LADDER_BIN: run make first (it holds the drop points)"
 	PUB=$ROOT/results/published/cloudflare-2018.tsv
 	[ -f "$PUB" ] || die "no $PUB: the published table is part of the tree"
 	result_check
 	command -v nft >/dev/null 2>&1 || ladder_skip "needs nftables' nft, which is not installed (apt-get install nftables)"
 	command -v tc >/dev/null 2>&1 || ladder_skip "needs iproute2's tc, which is not installed"
+	ladder_wire
+	echo "$PROG: $EXP: $(echo $LADDER_ROWS | wc -w) rows, $RUNS run(s) of $TIME s each, in rounds; NAPI thread and suck on CPU ${SUCK_PIN#--cpu }, blast ${BLAST_PIN:-unpinned}; writing $OUT" >&2
+	ladder_rounds ladder_row $LADDER_ROWS
+	ladder_finish ladder_env ladder_tsv ladder_md
+}
+
+# ---- What every ladder on the wire shares (cloudflare-2018, lib/ceilings.sh's ceilings), after
+# tool_bins and result_check: ladder_wire builds the wire and the staging; ladder_rounds runs the
+# rows in rounds; ladder_finish writes, plots, installs and exits; ladder_env_head is env.txt's top.
+
+# ladder_wire: the wire (WIRE_NEXT ladder_stop: the drop point and the sender ended first), the
+# NAPI thread pinned to CPU 0 and the sender's pin (exit 4 below two CPUs), native XDP tried on the
+# receiving veth (exit 4 refused: nothing is measured), RUNS, TIME, LIMIT, LADDER_CAP, the result
+# staged and WORKDIR/list empty.
+ladder_wire() {
+	LADDER_BIN=${LADDER_BIN:-$(dirname "$SUCK_BIN")/ladder}
+	[ -x "$LADDER_BIN" ] || die "no $LADDER_BIN: run make first (it holds the drop points)"
 	wire_up
 	# shellcheck disable=SC2034 # wire.sh's: run before the namespaces go
 	WIRE_NEXT=ladder_stop # the drop point and blast ended first
 	host_pins
 	[ -n "$SUCK_PIN" ] || ladder_skip "needs two CPUs (one receives, one sends), and this host has $(host_value cpu_count)"
 	wire_pin
-	# native XDP on the veth, tried before the first run: refused, nothing is measured
 	lt_err=$($SUCK_CMD "$LADDER_BIN" xdp "$RX_DEV" "$LADDER_PORT" 0 2>&1 >/dev/null) || {
 		lt_st=$?
 		[ "$lt_st" = 4 ] && ladder_skip "needs native XDP on the veth: $lt_err"
@@ -231,18 +256,23 @@ ladder_table() {
 	LATEST=1
 	result_stage reproduce-
 	: >"$WORKDIR/list"
+}
+
+# ladder_rounds FUNCTION ROW...: RUNS rounds, each FUNCTION ROW RUN for every ROW in turn (0 done,
+# 4 the row skipped from then on, else failed: FAILED counts them); START, the rounds' start.
+ladder_rounds() {
+	lo_fn=$1
+	shift
 	START=$(date +%s)
-	set -- $LADDER_ROWS
 	TOTAL=$(($# * RUNS))
 	DONE=0 FAILED=0 SKIPPED=" "
-	echo "$PROG: $EXP: $# rows, $RUNS run(s) of $TIME s each, in rounds; NAPI thread and suck on CPU ${SUCK_PIN#--cpu }, blast ${BLAST_PIN:-unpinned}; writing $OUT" >&2
 	i=1
 	while [ $i -le "$RUNS" ]; do
-		for row in $LADDER_ROWS; do
+		for row in "$@"; do
 			case $SKIPPED in *" $row "*) continue ;; esac
 			echo "$PROG: [$((DONE + 1))/$TOTAL] $EXP $row, run $i of $RUNS, $(fmt_secs $(($(date +%s) - START))) elapsed" >&2
 			st=0
-			ladder_row "$row" "$i" || st=$?
+			"$lo_fn" "$row" "$i" || st=$?
 			DONE=$((DONE + 1))
 			case $st in
 			0) ;;
@@ -253,10 +283,15 @@ ladder_table() {
 		i=$((i + 1))
 	done
 	[ -s "$WORKDIR/list" ] || nothing_kept "$FAILED" "no run succeeded: nothing to keep"
-	write_atomic "$STAGE/env.txt" ladder_env
+}
+
+# ladder_finish ENV TSV MD: env.txt, reproduce.tsv and reproduce.md from those functions' output,
+# the plot, the result installed; exits 0, or 1 when a run failed.
+ladder_finish() {
+	write_atomic "$STAGE/env.txt" "$1"
 	MACHINE=$(describe_machine "$STAGE")
-	write_atomic "$STAGE/reproduce.tsv" ladder_tsv
-	write_atomic "$STAGE/reproduce.md" ladder_md
+	write_atomic "$STAGE/reproduce.tsv" "$2"
+	write_atomic "$STAGE/reproduce.md" "$3"
 	sh "$SCRIPTS/plot" "$STAGE" &
 	CHILD_PID=$!
 	wait "$CHILD_PID" || echo "$PROG: plotting failed; the tables are complete" >&2
@@ -269,15 +304,20 @@ ladder_table() {
 	exit 0
 }
 
-ladder_env() {
+# ladder_env_head SIZE: env.txt's first lines, the same in every ladder.
+ladder_env_head() {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "reproduce: $INVOCATION"
 	echo "experiment: $EXP"
 	echo "published: ${PUB#"$ROOT"/}"
 	echo "time_s: $TIME"
 	echo "runs: $RUNS"
-	echo "size_bytes: $LADDER_SIZE"
+	echo "size_bytes: $1"
 	echo "work: none"
+}
+
+ladder_env() {
+	ladder_env_head "$LADDER_SIZE"
 	echo "rows: $LADDER_ROWS"
 	echo "sender: blast -s $LADDER_SIZE -b 1 -g $LADDER_GSO -t $TIME -n $LADDER_CAP --fin-time 0.1 ${BLAST_PIN:-} to $ADDR:$LADDER_PORT"
 	echo "receiver: the NAPI thread of $RX_DEV on CPU ${SUCK_PIN#--cpu }; app-mmsg: suck -m mmsg -b $LADDER_BATCH -s $LADDER_SIZE $SUCK_PIN; app-buffer: suck -m buffer -s $LADDER_SIZE $SUCK_PIN"

@@ -41,7 +41,7 @@ result_own() {
 		:.*.tmp | :.*.tmp.png | :.*.tmp.svg) return 0 ;;
 	:*.png | :*.svg)
 		case ${1%.*} in
-		datagrams | cpu | memory | published_vs_here | ndr | rate | rate_loss | size_pps | size_mbps | \
+		datagrams | cpu | memory | published_vs_here | ceilings | ndr | rate | rate_loss | size_pps | size_mbps | \
 			latency | rtt | timeline | rate_latency) return 0 ;;
 		esac ;;
 	esac
