@@ -259,7 +259,8 @@ ladder_wire() {
 }
 
 # ladder_rounds FUNCTION ROW...: RUNS rounds, each FUNCTION ROW RUN for every ROW in turn (0 done,
-# 4 the row skipped from then on, else failed: FAILED counts them); START, the rounds' start.
+# 4 the row skipped from then on, else failed: tried once more, as the suite's trials are, and
+# FAILED counts what fails twice); START, the rounds' start.
 ladder_rounds() {
 	lo_fn=$1
 	shift
@@ -273,6 +274,12 @@ ladder_rounds() {
 			echo "$PROG: [$((DONE + 1))/$TOTAL] $EXP $row, run $i of $RUNS, $(fmt_secs $(($(date +%s) - START))) elapsed" >&2
 			st=0
 			"$lo_fn" "$row" "$i" || st=$?
+			if [ "$st" != 0 ] && [ "$st" != 4 ]; then
+				echo "$PROG: $EXP $row, run $i failed; trying it once more" >&2
+				st=0
+				"$lo_fn" "$row" "$i" || st=$?
+				[ "$st" != 0 ] || note "$row run $i: failed once (above), done when tried again"
+			fi
 			DONE=$((DONE + 1))
 			case $st in
 			0) ;;
