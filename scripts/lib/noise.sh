@@ -60,7 +60,16 @@ noise_init() {
 noise_calib() {
 	NOISE_SLOW=-
 	[ "$NOISE_ON" = 1 ] || return 0
-	"$BARE" calib -n "$NOISE_LOOPS" --cpus "$NOISE_LIST" >"$NOISE_DIR/one" 2>/dev/null || return 0
+	if [ -n "${NOISE_BOUNDED:-}" ]; then
+		# noise_setup's: as many loops as fit in NOISE_BOUNDED s, logged as the wall time
+		# NOISE_LOOPS would have taken at that pace: on a loaded machine a calibration takes
+		# no longer (nor the CPUs from the others for longer)
+		"$BARE" calib -t "$NOISE_BOUNDED" --cpus "$NOISE_LIST" >"$NOISE_DIR/one.t" 2>/dev/null || return 0
+		awk -F'\t' -v OFS='\t' -v n="$NOISE_LOOPS" 'NR == 1 { print; next }
+			{ $3 = sprintf("%.0f", $3 * n / ($2 > 0 ? $2 : 1)); $2 = n; print }' "$NOISE_DIR/one.t" >"$NOISE_DIR/one"
+	else
+		"$BARE" calib -n "$NOISE_LOOPS" --cpus "$NOISE_LIST" >"$NOISE_DIR/one" 2>/dev/null || return 0
+	fi
 	awk -F'\t' -v k="$1" 'NR > 1 { print k "\t" $1 "\t" $3 }' "$NOISE_DIR/one" >>"$NOISE_DIR/calib"
 	NOISE_SLOW=$(awk -F'\t' 'FNR == NR { if (!($2 in b) || $3 + 0 < b[$2]) b[$2] = $3 + 0; next }
 		FNR > 1 { s = 100 * ($3 / b[$1] - 1); if (m == "" || s > m) m = s }
@@ -117,4 +126,114 @@ noise_end() {
 	NOISY=$(awk -v l="$NOISE_LIMIT" -v a="$NOISE_PRE" -v b="$NOISE_POST" -v o="$NOISE_OTHER" -v s="$NOISE_STEAL" \
 		'BEGIN { n = 0; if (a != "-" && a > l) n = 1; if (b != "-" && b > l) n = 1
 			if (o != "-" && o > 2 * l) n = 1; if (s != "-" && s > l) n = 1; print n }')
+}
+
+# ---- The runs of suite, ndr, sweep and reproduce (perf has its own loop: measure()).
+# Each run (a trial of ndr and sweep) is a pair of lib/pair.sh between noise_begin and noise_end
+# (noise_run); its noise goes beside its reports, as NAME.noise.tsv in raw/, and into
+# WORKDIR/noise for noise_sentence. A noisy run is run again while it has retries left
+# (NOISE_RETRY each, the command's --retry) and the command has too (NOISE_CAP in all): its
+# files are renamed NAME.tryA.* (A its attempt), kept in raw/ but in no table, and the next
+# attempt takes NAME. The run that counts is the last attempt, noisy or not, its attempt in
+# its row. A run that failed or was skipped is not run again here.
+NOISE_RETRY=1   # retries of a noisy run (--retry)
+NOISE_CAP=0     # retries in all (noise_cap)
+NOISE_RETRIED=0 # retries made so far
+
+# noise_setup: after host_pins and result_stage: noise_init on the CPUs the pairs use (suck's and
+# blast's pins; every CPU when they are not pinned), its files in WORKDIR. Without bin/bare,
+# no calibration (a note): other and steal still judge a run.
+noise_setup() {
+	ns_cpus=
+	if [ -n "${SUCK_PIN:-}" ] && [ -n "${BLAST_PIN:-}" ]; then
+		ns_cpus="${SUCK_PIN#--cpu }"
+		[ "${BLAST_PIN#--cpu }" = "$ns_cpus" ] || ns_cpus="$ns_cpus ${BLAST_PIN#--cpu }"
+	else
+		ns_cpus=$(awk '/^cpu[0-9]/ { printf "%s%s", s, substr($1, 4); s = " " } END { print "" }' /proc/stat)
+	fi
+	: >"$WORKDIR/noise"
+	BARE=${BARE:-$BIN/bare}
+	if [ -x "$BARE" ]; then
+		NOISE_BOUNDED=$(awk -v m="$NOISE_MS" 'BEGIN { printf "%.3f", m / 1000 }') # noise_calib
+		noise_init "$ns_cpus" "$WORKDIR"
+	else
+		NOISE_CPUS=$ns_cpus NOISE_DIR=$WORKDIR NOISE_ON=0
+		NOISE_HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
+		note "noise: no $BARE (make bin/bare): no calibration; other processes' CPU and steal still judge each run"
+	fi
+}
+# noise_cap RUNS: NOISE_CAP, the retries a command of RUNS runs may make: a quarter of them,
+# at least 1 (0 with --retry 0), so that noise costs at most a quarter more time.
+noise_cap() { NOISE_CAP=$((NOISE_RETRY > 0 ? ($1 + 3) / 4 : 0)); }
+
+# noise_run KIND NAME CMD...: CMD (a pair whose reports are NAME.* in PAIR_KEEP) between
+# noise_begin and noise_end, again while noisy as the top of this part says; KIND "run" is
+# counted and may be retried, anything else (a warm-up) only measured. NOISE_ATTEMPT the
+# attempt that counts. Status CMD's.
+noise_run() {
+	nr_kind=$1 nr_name=$2
+	shift 2
+	NOISE_ATTEMPT=1
+	while :; do
+		# The last run's calibration after it stands for this one's before when it ended less
+		# than a second ago (the progress line between them): one calibration a run, not two.
+		read -r nr_t _ </proc/uptime
+		nr_t=${nr_t%.*}${nr_t#*.} # centiseconds
+		if [ "$NOISE_ON" = 1 ] && [ -n "${NOISE_LAST:-}" ] && [ $((nr_t - NOISE_LAST)) -le 100 ]; then
+			NOISE_PRE=$NOISE_POST
+			noise_snap "$NOISE_DIR/snap0"
+		else
+			noise_begin
+		fi
+		nr_st=0
+		"$@" || nr_st=$?
+		noise_end
+		read -r NOISE_LAST _ </proc/uptime
+		NOISE_LAST=${NOISE_LAST%.*}${NOISE_LAST#*.}
+		nr_keep=${PAIR_KEEP:-$PAIR_DIR}
+		printf 'attempt\tnoise_pre_pct\tnoise_post_pct\tnoise_other_pct\tnoise_steal_pct\tnoisy\n%s\t%s\t%s\t%s\t%s\t%s\n' \
+			"$NOISE_ATTEMPT" "$NOISE_PRE" "$NOISE_POST" "$NOISE_OTHER" "$NOISE_STEAL" "$NOISY" >"$nr_keep/$nr_name.noise.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$nr_kind" "$nr_name" "$NOISE_ATTEMPT" "$NOISY" \
+			"$NOISE_PRE" "$NOISE_POST" "$NOISE_OTHER" "$NOISE_STEAL" "$nr_st" >>"$WORKDIR/noise"
+		[ "$nr_st" = 0 ] && [ "$NOISY" = 1 ] && [ "$nr_kind" = run ] || return "$nr_st"
+		[ "$NOISE_ATTEMPT" -le "$NOISE_RETRY" ] && [ "$NOISE_RETRIED" -lt "$NOISE_CAP" ] || return 0
+		set +f # the scripts run with globbing off (base.sh)
+		for nr_f in "$nr_keep/$nr_name".*; do
+			case ${nr_f#"$nr_keep/$nr_name."} in try[0-9]*) continue ;; esac
+			[ ! -e "$nr_f" ] || mv -f "$nr_f" "$nr_keep/$nr_name.try$NOISE_ATTEMPT.${nr_f#"$nr_keep/$nr_name."}"
+		done
+		set -f
+		NOISE_RETRIED=$((NOISE_RETRIED + 1))
+		NOISE_ATTEMPT=$((NOISE_ATTEMPT + 1))
+		echo "$PROG: $nr_name was noisy (calibration $NOISE_PRE/$NOISE_POST % slow, other processes $NOISE_OTHER %, steal $NOISE_STEAL %): measuring it again (retry $NOISE_RETRIED of at most $NOISE_CAP)" >&2
+	done
+}
+
+# noise_sentence WHAT: one sentence on the noise of the runs counted (WHAT: "runs", "trials"):
+# how many were noisy at their first attempt, how noisy, what was done, how many remain.
+noise_sentence() {
+	awk -F'\t' -v what="$1" -v lim="$NOISE_LIMIT" -v calib="$NOISE_ON" -v retry="$NOISE_RETRY" -v cap="$NOISE_CAP" \
+		-v none="${NOISE_NOT_AGAIN:-none was measured again (--retry 0)}" '
+		function big(x, m) { return (x != "-" && (m == "" || x + 0 > m + 0)) ? x : m }
+		$1 != "run" || $9 != 0 { next }
+		{
+			if (!($2 in last)) n++
+			last[$2] = $4
+			if ($3 == 1 && $4 == 1) { first++; c = big($5, c); c = big($6, c); o = big($7, o); s = big($8, s) }
+			if ($3 > 1) again++
+		}
+		END {
+			for (k in last) left += last[k]
+			lims = "limit " lim " %: calibration " lim " % slower than the best, other processes " 2 * lim " % of the CPUs, steal " lim " %"
+			if (!calib) lims = lims "; no calibration"
+			if (!first) { printf "0 of %d %s were noisy (%s).\n", n, what, lims; exit }
+			w = ""
+			if (c != "") w = "calibration up to " c " % slow"
+			if (o != "") w = w (w != "" ? ", " : "") "other processes up to " o " % of the CPUs"
+			if (s != "" && s + 0 > 0) w = w (w != "" ? ", " : "") "steal up to " s " %"
+			if (!retry) d = none
+			else if (again + 0 >= first) d = "each was measured again"
+			else d = (again + 0) " measured again (at most " cap (cap == 1 ? " retry" : " retries") " per command)"
+			printf "%d of %d %s were noisy (%s; %s); %s; %d remain noisy.\n", first, n, what, w, lims, d, left
+		}' "$WORKDIR/noise"
 }
