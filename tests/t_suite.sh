@@ -3,6 +3,8 @@
 # run reported and kept out of the tables, bad tool options stopping the suite.
 # The wrappers stand in for SUCK_CMD/BLAST_CMD (the two-host prefixes) to record each tool's pid
 # and to inject failures, and to see the run keys pass through; t_suite_signal.sh checks interrupts.
+# Where commands are counted, --retry 0: a noisy run measured again (lib/noise.sh) would add its
+# own; t_suite_noise.sh checks that path.
 . tests/lib.sh
 
 no_tmp() { # DIR: nothing half-written left in DIR
@@ -20,7 +22,7 @@ every_row() { # FILE AWK-CONDITION: the condition holds on every data row (colum
 }
 
 D=$TMP/quick
-sh scripts/suite -t 1 -r 1 -m "copy mmsg" -o "$D" >"$TMP/quick.out" 2>"$TMP/quick.err"
+sh scripts/suite -t 1 -r 1 --retry 0 -m "copy mmsg" -o "$D" >"$TMP/quick.out" 2>"$TMP/quick.err"
 st=$?
 check "quick suite exits 0" test "$st" -eq 0
 [ "$st" -eq 0 ] || cat "$TMP/quick.err"
@@ -127,7 +129,7 @@ check "no gnuplot: the tables still come out" test -s "$TMP/skip/table.md"
 echo 0 >"$TMP/failblast"
 rm -f "$TMP/suck.pids" "$TMP/blast.pids"
 SUCK_CMD="sh $TMP/wrap suck" BLAST_CMD="sh $TMP/wrap blast" GNUPLOT=/nonexistent/gnuplot \
-	sh scripts/suite -t 1 -r 2 -W 1 -m buffer -o "$TMP/fail" >"$TMP/fail.out" 2>"$TMP/fail.err"
+	sh scripts/suite -t 1 -r 2 -W 1 --retry 0 -m buffer -o "$TMP/fail" >"$TMP/fail.out" 2>"$TMP/fail.err"
 check "failed run: suite exits 1" test $? -eq 1
 check "failed run: the message names the run and blast's error" grep -q 'buffer 1: blast failed (exit 1): blast: sendto: injected failure' "$TMP/fail.err"
 check "failed run: the other run is kept" test "$(col "$TMP/fail/runs.tsv" run | tr '\n' ' ')" = "2 "
@@ -170,7 +172,7 @@ MON=$!
 PIDS="$PIDS $MON"
 K=$TMP/keyed
 SUCK_CMD="sh $TMP/keywrap" BLAST_CMD="sh $TMP/keywrap" GNUPLOT=/nonexistent/gnuplot \
-	sh scripts/suite -t 1 -r 1 -W 1 -m "buffer mmsg" -o "$K" >"$TMP/keyed.out" 2>"$TMP/keyed.err"
+	sh scripts/suite -t 1 -r 1 -W 1 --retry 0 -m "buffer mmsg" -o "$K" >"$TMP/keyed.out" 2>"$TMP/keyed.err"
 check "keyed through a prefix: suite exits 0" test $? -eq 0
 : >"$TMP/monitor.stop"
 wait "$MON"

@@ -9,6 +9,7 @@
 # TTL 1, a group of 239.255.0.0/16 picked at random so that two runs of this test at once do
 # not share one) and the namespaces --wire makes.
 . tests/lib.sh
+# --retry 0 where commands are counted: a noisy run measured again would add its own.
 
 # every_row FILE AWK-CONDITION: the condition holds on every data row (columns by name: c["x"];
 # n(x): x is a decimal number)
@@ -46,7 +47,7 @@ command -v gnuplot >/dev/null 2>&1 || { GP=0; skip "no gnuplot: the rtt plot not
 # --- round trips on loopback, 4 requests in flight, two variants, replies larger than the
 # requests (suck --echo-max) ---------------------------------------------------------------
 D=$TMP/rtt
-sh scripts/suite -t 0.3 -r 1 -W 0 -m "copy mmsg" --rtt --outstanding 4 -B "--reply-size 2000" -o "$D" \
+sh scripts/suite -t 0.3 -r 1 -W 0 --retry 0 -m "copy mmsg" --rtt --outstanding 4 -B "--reply-size 2000" -o "$D" \
 	>"$TMP/rtt.out" 2>"$TMP/rtt.err"
 st=$?
 check "rtt: suite exits 0 ($(tail -n 2 "$TMP/rtt.err" | tr '\n' ' '))" test $st = 0
@@ -141,7 +142,7 @@ D=$TMP/group
 # 200-byte datagrams at 400/s for 0.3 s: 120, fewer than suck's default receive buffer holds
 # (212992 bytes of socket buffers), so a loaded machine that keeps suck off its CPU the whole
 # run loses none (at 2000/s one was lost once, on the wire, under a loaded CI run)
-sh scripts/suite -t 0.3 -r 1 -W 0 -P -m "buffer mmsg" -s 200 --group "$G" -B "-r 400" -o "$D" >/dev/null 2>"$TMP/group.err"
+sh scripts/suite -t 0.3 -r 1 -W 0 --retry 0 -P -m "buffer mmsg" -s 200 --group "$G" -B "-r 400" -o "$D" >/dev/null 2>"$TMP/group.err"
 st=$?
 check "group $G: suite exits 0 ($(tail -n 2 "$TMP/group.err" | tr '\n' ' '))" test $st = 0
 check "group: a row per variant" test "$(col "$D/runs.tsv" variant | tr '\n' ' ')" = "buffer mmsg "

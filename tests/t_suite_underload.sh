@@ -9,6 +9,7 @@
 # refusal; with --wire (root, ip netns) the same over the veth and no namespace left. Nothing is asserted on speeds or on loaded against alone. Traffic: lo and the
 # namespaces --wire makes.
 . tests/lib.sh
+# --retry 0 where commands are counted: a noisy run measured again (lib/noise.sh) adds its own.
 
 # every_row FILE AWK-CONDITION: the condition holds on every data row (columns by name: c["x"];
 # n(x): x is a decimal number)
@@ -100,7 +101,7 @@ command -v gnuplot >/dev/null 2>&1 || { GP=0; skip "no gnuplot: the underload pl
 
 # --- loopback, two variants ------------------------------------------------------------------
 D=$TMP/ul
-sh scripts/suite -t 0.5 -r 1 -W 0 -m "mmsg buffer" --under-load -o "$D" >"$TMP/ul.out" 2>"$TMP/ul.err"
+sh scripts/suite -t 0.5 -r 1 -W 0 --retry 0 -m "mmsg buffer" --under-load -o "$D" >"$TMP/ul.out" 2>"$TMP/ul.err"
 st=$?
 check "loopback: suite exits 0 ($(tail -n 2 "$TMP/ul.err" | tr '\n' ' '))" test $st = 0
 common "$D" loopback mmsg buffer
@@ -186,7 +187,7 @@ if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null 2>&1 || ! ip netns list >/d
 	skip "--wire: needs root and ip netns"
 else
 	D=$TMP/wul
-	GNUPLOT=/nonexistent/gnuplot sh scripts/suite --wire -t 0.3 -r 1 -W 0 -m mmsg --under-load -o "$D" >/dev/null 2>"$TMP/wul.err"
+	GNUPLOT=/nonexistent/gnuplot sh scripts/suite --wire -t 0.3 -r 1 -W 0 --retry 0 -m mmsg --under-load -o "$D" >/dev/null 2>"$TMP/wul.err"
 	st=$?
 	if [ $st = 4 ]; then
 		skip "--wire cannot be built here: $(tail -n 1 "$TMP/wul.err")"

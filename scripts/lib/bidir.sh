@@ -269,7 +269,8 @@ bidir_judge() {
 # direction last (runs.awk reads the first four fields).
 bidir_rounds() {
 	for br_d in fwd rev; do
-		printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$STAGE/raw/$1-$br_d-$2.blast.tsv" "$STAGE/raw/$1-$br_d-$2.suck.tsv" "$br_d"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$STAGE/raw/$1-$br_d-$2.blast.tsv" "$STAGE/raw/$1-$br_d-$2.suck.tsv" "$br_d" \
+			"$STAGE/raw/$1-$2.noise.tsv" # the trial's noise, both directions (lib/noise.sh)
 	done
 }
 

@@ -168,7 +168,8 @@ noise_cap() { NOISE_CAP=$((NOISE_RETRY > 0 ? ($1 + 3) / 4 : 0)); }
 
 # noise_run KIND NAME CMD...: CMD (a pair whose reports are NAME.* in PAIR_KEEP) between
 # noise_begin and noise_end, again while noisy as the top of this part says; KIND "run" is
-# counted and may be retried, anything else (a warm-up) only measured. NOISE_ATTEMPT the
+# counted and may be retried, "once" counted and never retried (reports not named NAME.*: suite
+# --bidir's), anything else (a warm-up) only measured. NOISE_ATTEMPT the
 # attempt that counts. Status CMD's.
 noise_run() {
 	nr_kind=$1 nr_name=$2
@@ -215,11 +216,11 @@ noise_sentence() {
 	awk -F'\t' -v what="$1" -v lim="$NOISE_LIMIT" -v calib="$NOISE_ON" -v retry="$NOISE_RETRY" -v cap="$NOISE_CAP" \
 		-v none="${NOISE_NOT_AGAIN:-none was measured again (--retry 0)}" '
 		function big(x, m) { return (x != "-" && (m == "" || x + 0 > m + 0)) ? x : m }
-		$1 != "run" || $9 != 0 { next }
+		($1 != "run" && $1 != "once") || $9 != 0 { next }
 		{
 			if (!($2 in last)) n++
 			last[$2] = $4
-			if ($3 == 1 && $4 == 1) { first++; c = big($5, c); c = big($6, c); o = big($7, o); s = big($8, s) }
+			if ($3 == 1 && $4 == 1) { first++; once += $1 == "once"; c = big($5, c); c = big($6, c); o = big($7, o); s = big($8, s) }
 			if ($3 > 1) again++
 		}
 		END {
@@ -231,7 +232,7 @@ noise_sentence() {
 			if (c != "") w = "calibration up to " c " % slow"
 			if (o != "") w = w (w != "" ? ", " : "") "other processes up to " o " % of the CPUs"
 			if (s != "" && s + 0 > 0) w = w (w != "" ? ", " : "") "steal up to " s " %"
-			if (!retry) d = none
+			if (!retry || once == first) d = none
 			else if (again + 0 >= first) d = "each was measured again"
 			else d = (again + 0) " measured again (at most " cap (cap == 1 ? " retry" : " retries") " per command)"
 			printf "%d of %d %s were noisy (%s; %s); %s; %d remain noisy.\n", first, n, what, w, lims, d, left

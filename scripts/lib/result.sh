@@ -34,7 +34,7 @@ stop_children() {
 # Every file a script writes into a result must be named here.
 result_own() {
 	case ${2:-}:$1 in
-	raw:*.suck.tsv | raw:*.suck.err | raw:*.blast.tsv | raw:*.blast.err) return 0 ;;
+	raw:*.suck.tsv | raw:*.suck.err | raw:*.blast.tsv | raw:*.blast.err | raw:*.noise.tsv) return 0 ;;
 	raw:*) return 1 ;;
 	:env.txt | :runs.tsv | :summary.tsv | :table.md | :reproduce.tsv | :reproduce.md | :ndr.tsv | \
 		:trials.tsv | :rate.tsv | :rate_summary.tsv | :size.tsv | :index.html | :.index.html.* | \

@@ -1,7 +1,8 @@
 # runs.awk: joins the reports of the measured runs into runs.tsv.
-# Input: lines "variant TAB run TAB blast-report TAB suck-report", each report a tsv file of a
-# header line and one row. Output: variant, run, received_pct, then blast's columns prefixed
-# blast_ and suck's prefixed suck_, in the order the tools print them. Columns are matched by
+# Input: lines "variant TAB run TAB blast-report TAB suck-report [TAB ...] [TAB noise-report]", each report a
+# tsv file of a header line and one row. Output: variant, run, received_pct, then blast's columns
+# prefixed blast_ and suck's prefixed suck_, in the order the tools print them, then the noise
+# report's as they are (lib/noise.sh noise_run: attempt, noise_*_pct, noisy; "-" without one). Columns are matched by
 # name, so a column that only some runs report is still kept (empty where a run lacks it).
 # With -v phased=1 (suite --under-load): lines "variant TAB phase TAB run TAB probe-report TAB
 # suck-report TAB flood-report" ("-": none, the alone phase); output variant, phase, run,
@@ -9,7 +10,8 @@
 # suck_*, flood_* (the flood's blast), then flood_received (suck's foreign: the flood's
 # datagrams it read), flood_received_pps (over suck's duration_s) and rtt_p99_ratio (the loaded
 # row's blast_rtt_p99_us over that of the alone row of its variant and run), "-" in alone rows;
-# and rtt_lost_pct, the probe's requests unanswered, 100 x blast_rtt_lost / blast_sent.
+# and rtt_lost_pct, the probe's requests unanswered, 100 x blast_rtt_lost / blast_sent; a
+# seventh field, the noise report (noise() below: a field named *.noise.tsv), as in the others.
 BEGIN { FS = OFS = "\t" }
 
 function readreport(file, side, r,    h, row, nh, nr, i, line) {
@@ -49,6 +51,7 @@ phased {
 	readreport($5, "suck", nrun)
 	if ($6 != "-")
 		readreport($6, "flood", nrun)
+	noise(nrun)
 	if ($2 == "alone")
 		alone[$1, $3] = nrun
 	next
@@ -59,6 +62,16 @@ phased {
 	label[nrun] = $2
 	readreport($3, "blast", nrun)
 	readreport($4, "suck", nrun)
+	noise(nrun)
+}
+# noise(r): the run's noise report, a field after the reports named *.noise.tsv (not every list
+# has one: suite --bidir's fifth field is the direction)
+function noise(r,    i) {
+	for (i = NF; i >= 5; i--)
+		if ($i ~ /\.noise\.tsv$/) {
+			readreport($i, "noise", r)
+			return
+		}
 }
 # num(x): x when it is a number, else "" (a figure the tool did not measure: "-")
 function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ ? x : "" }
@@ -75,6 +88,9 @@ END {
 		line = line OFS "flood_" cols["flood", i]
 	if (phased)
 		line = line OFS "flood_received" OFS "flood_received_pps" OFS "rtt_p99_ratio" OFS "rtt_lost_pct"
+	nn = split("attempt noise_pre_pct noise_post_pct noise_other_pct noise_steal_pct noisy", ncol, " ")
+	for (i = 1; i <= nn; i++)
+		line = line OFS ncol[i]
 	print line
 	for (r = 1; r <= nrun; r++) {
 		own = val[r, "suck", "received"] - (phased ? val[r, "suck", "foreign"] : 0)
@@ -101,6 +117,8 @@ END {
 			lp = pct(val[r, "blast", "rtt_lost"], val[r, "blast", "sent"])
 			line = line OFS fr OFS frp OFS p99r OFS (lp == "" ? "-" : lp)
 		}
+		for (i = 1; i <= nn; i++)
+			line = line OFS (((r, "noise", ncol[i]) in val) ? val[r, "noise", ncol[i]] : "-")
 		print line
 	}
 }

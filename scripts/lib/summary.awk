@@ -15,6 +15,9 @@ BEGIN {
 	if (alpha == "")
 		alpha = 0.05
 	skip["run"] = skip["blast_run_id"] = skip["suck_run_id"] = skip["suck_digest"] = skip["flood_run_id"] = 1
+	# the runs' noise (lib/noise.sh) says how far to trust them: not a figure of the variant
+	skip["attempt"] = skip["noisy"] = skip["noise_pre_pct"] = skip["noise_post_pct"] = 1
+	skip["noise_other_pct"] = skip["noise_steal_pct"] = 1
 }
 NR == 1 {
 	for (i = 1; i <= NF; i++) {

@@ -28,7 +28,7 @@ $0 ~ /^tool\t/ {
 	for (i = 1; i <= n; i++) { if (h[i] == "t_s") ts = i; if (h[i] == "pps") pps = i }
 	next
 }
-ts && pps && $0 ~ /^(blast|suck)\t/ && run !~ /^warmup/ {
+ts && pps && $0 ~ /^(blast|suck)\t/ && run !~ /^warmup/ && run !~ /\.try[0-9]+$/ {
 	split($0, f, "\t")
 	if (!(variant in vnum))
 		vnum[vorder[++nv] = variant] = nv
