@@ -80,6 +80,16 @@ TR=$OUT/trials.tsv
 check "trials.tsv has the documented columns" has_cols "$TR" variant size trial phase verdict asked_pps \
 	offered_pps delivered_pps delivered_mbps loss_pct sent valid lost dropped elsewhere received rate_pct \
 	gap_p50_us gap_p99_us gap_max_us suck_stop drops_attributed unexplained drop_detail sender_drops
+# every trial between the calibrations of lib/noise.sh: its noise, a number (or "-": no calibration)
+check "trials.tsv has each trial's noise" has_cols "$TR" attempt noise_pre_pct noise_post_pct noise_other_pct \
+	noise_steal_pct noisy
+check "trials.tsv: the noise in numbers, noisy 0 or 1, attempt 1 or 2" awk -F'\t' '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["noise_other_pct"] !~ /^[0-9.-]+$/ || $c["noise_pre_pct"] !~ /^([0-9.-]+|-)$/ || $c["noisy"] !~ /^[01]$/ ||
+		$c["attempt"] !~ /^[12]$/ { bad = 1 }
+	END { exit bad || NR < 2 }' "$TR"
+check "env.txt: the noise limit and what the noise was" sh -c "grep -q '^noise_limit_pct: 10\$' '$OUT/env.txt' &&
+	grep -qE '^note: noise \\(trials.tsv.s noise_\\* columns\\): [0-9]+ of [0-9]+ trials were noisy' '$OUT/env.txt'"
 row=2
 for p in "buffer 256" "buffer 1450" "mmsg 256" "mmsg 1450"; do
 	v=${p% *} s=${p#* }

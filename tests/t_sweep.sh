@@ -2,12 +2,14 @@
 # exit 2 and nothing written; the rate sweep (steps up to the unthrottled rate, or the rates
 # given) and the size sweep write their tables with the documented columns, one row per trial,
 # stdout lines of the documented shape and the plots; without gnuplot the tables still come out.
-# No speed is asserted: the machine is loaded while tests run.
+# No speed is asserted: the machine is loaded while tests run. Where trials are counted, --retry 0:
+# a noisy trial run again (lib/noise.sh) would add its own (t_suite_noise.sh checks that path).
 . tests/lib.sh
 export BIN
 
 TRIAL_COLS="variant size trial asked_pps offered_pps delivered_pps delivered_mbps loss_pct sent valid lost
-dropped elsewhere received suck_pps rate_pct gap_p50_us gap_p99_us gap_max_us blast_errors suck_stop"
+dropped elsewhere received suck_pps rate_pct gap_p50_us gap_p99_us gap_max_us blast_errors suck_stop
+attempt noise_pre_pct noise_post_pct noise_other_pct noise_steal_pct noisy"
 # consistent FILE: every row adds up: sent == valid + lost, dropped <= lost, delivered <= offered
 # (both over blast's sending time), loss_pct == 100 lost / sent
 consistent() {
@@ -57,7 +59,7 @@ bad "-m no such variant" "suck has no variant 'nosuch'" rate -m nosuch
 
 # --- the rate sweep: one unthrottled trial, then 3 steps up to its rate
 OUT=$TMP/rate
-sh scripts/sweep rate -m buffer -t 0.5 --steps 3 -o "$OUT" >"$TMP/rate.out" 2>"$TMP/rate.err"
+sh scripts/sweep rate -m buffer -t 0.5 --steps 3 --retry 0 -o "$OUT" >"$TMP/rate.out" 2>"$TMP/rate.err"
 st=$?
 check "sweep rate exits 0 (got $st; $(tail -n 2 "$TMP/rate.err" | tr '\n' ' '))" test $st -eq 0
 for f in rate.tsv rate_summary.tsv env.txt; do check "rate: $f written" test -s "$OUT/$f"; done
@@ -98,7 +100,7 @@ check "no gnuplot: no plot, the tables still written" test ! -e "$OUT/rate.png" 
 
 # --- the size sweep
 OUT=$TMP/size
-sh scripts/sweep size -m buffer -t 0.3 --sizes "64 1450 65000" -o "$OUT" >"$TMP/size.out" 2>"$TMP/size.err"
+sh scripts/sweep size -m buffer -t 0.3 --sizes "64 1450 65000" --retry 0 -o "$OUT" >"$TMP/size.out" 2>"$TMP/size.err"
 st=$?
 check "sweep size exits 0 (got $st; $(tail -n 2 "$TMP/size.err" | tr '\n' ' '))" test $st -eq 0
 T=$OUT/size.tsv

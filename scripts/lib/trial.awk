@@ -1,6 +1,7 @@
 # trial.awk: one trial's columns from blast's and suck's tsv reports (each a header line and a row).
-#   awk -v asked=RATE -v size=BYTES -f trial.awk BLAST_TSV SUCK_TSV   a header line, then the row
-#   awk -v header=1 -f trial.awk                                       the header line only
+#   awk -v asked=RATE -v size=BYTES -f trial.awk BLAST_TSV SUCK_TSV [NOISE_TSV]   a header line, then the row
+#   awk -v header=1 -f trial.awk                                                   the header line only
+# NOISE_TSV: the trial's noise (lib/noise.sh noise_run: attempt, noise_*_pct, noisy), "-" without it.
 # Loss is counted against blast's sent: that is suck's sent when the fin arrives, and still true
 # when it does not (suck's sent is then estimated from the sequence numbers and misses a lost
 # tail). delivered is suck's valid over blast's sending time, so with no loss it equals offered.
@@ -12,7 +13,8 @@ BEGIN {
 		"dropped elsewhere received suck_pps rate_pct gap_p50_us gap_p99_us gap_max_us " \
 		"blast_errors suck_stop sent_estimated blast_duration_s suck_cpu_ns_per_pkt " \
 		"lat_p50_us lat_p99_us stack_p50_us queue_p50_us rx_kernel_ns_per_pkt rx_total_ns_per_pkt " \
-		"drops_attributed unexplained drop_detail sender_drops", col, " ")
+		"drops_attributed unexplained drop_detail sender_drops " \
+		"attempt noise_pre_pct noise_post_pct noise_other_pct noise_steal_pct noisy", col, " ")
 	line = col[1]
 	for (i = 2; i <= ncol; i++) line = line OFS col[i]
 	print line
@@ -66,6 +68,9 @@ END {
 	q = num(get(1, "qdisc_drops") == "-" ? "NaN" : get(1, "qdisc_drops"))
 	d = num(get(1, "tx_dev_dropped") == "-" ? "NaN" : get(1, "tx_dev_dropped"))
 	out["sender_drops"] = q == "NaN" || d == "NaN" ? "NaN" : q + d
+	for (i = 1; i <= ncol; i++)
+		if (col[i] == "attempt" || col[i] ~ /^nois/)
+			out[col[i]] = ((3, col[i]) in v) ? v[3, col[i]] : "-"
 	line = out[col[1]]
 	for (i = 2; i <= ncol; i++) line = line OFS out[col[i]]
 	print line

@@ -7,8 +7,8 @@
 #
 # The caller sets PROG and INVOCATION, parses its options with opt_next, its own and
 # TRIAL_OPTS and TRIAL_LONG, which trial_opt sets (the variables below, from their defaults
-# here, and wire.sh's: --wire, --mtu, --rx-dev), then calls trial_args and trial_init KIND
-# SIZE_OPTION SIZES. wire.sh is sourced before this file.
+# here, wire.sh's: --wire, --mtu, --rx-dev, and noise.sh's --retry), then calls trial_args and
+# trial_init KIND SIZE_OPTION SIZES. wire.sh and noise.sh are sourced before this file.
 
 VARIANTS=        # -m: the receive variants (empty: every one suck offers)
 TIME=2           # -t: each trial's seconds
@@ -33,6 +33,9 @@ trial_shape() {
 # trial_usage_end WHAT: the end of ndr's and sweep's usage, WHAT being what fails or is skipped.
 trial_usage_end() {
 	cat <<EOF
+  --retry N  a trial found noisy (lib/noise.sh: bin/bare's calibration before and after
+             it, other processes' CPU, steal) is run again before it counts, at most N
+             times, 0..3, and a quarter of the trials in all (1; 0: never)
 Environment: SUCK_CMD, BLAST_CMD, SUCK_BIN, BLAST_BIN, BIN, GNUPLOT as for scripts/suite.
 Exit: 0 done, 1 a $1 failed (the others are kept) or the disk is full, 2 bad usage (before
 the first trial), 4 every $1 skipped (a tool's exit 4: this kernel lacks GRO, io_uring or
@@ -46,7 +49,7 @@ EOF
 # variable of the one in OPT.
 # shellcheck disable=SC2034 # the caller's
 TRIAL_OPTS=m:t:w:B:a:o:P
-TRIAL_LONG=$WIRE_LONG # opt_next's LONG: the long options both take
+TRIAL_LONG="retry= $WIRE_LONG" # opt_next's LONG: the long options both take
 # shellcheck disable=SC2034 # the caller's variables
 trial_opt() {
 	case $OPT in
@@ -57,6 +60,7 @@ trial_opt() {
 	-a) ADDR=$OPTARG ;;
 	-o) opt_need directory; OUT=$OPTARG ;;
 	-P) PLOTS=0 ;;
+	--retry) opt_need number; NOISE_RETRY=$OPTARG ;;
 	--wire | --mtu | --rx-dev) wire_opt ;;
 	esac
 }
@@ -68,6 +72,8 @@ trial_args() {
 	is_secs "$TIME" || usage_error "-t '$TIME': not a number of seconds; accepted: a decimal > 0, at most 86400"
 	[ -n "$WORK" ] || usage_error "-w: a work is needed"
 	[ -n "$ADDR" ] || usage_error "-a: an address is needed"
+	in_range "$NOISE_RETRY" 0 3 || usage_error "--retry '$NOISE_RETRY': accepted: 0..3 trials more of a noisy trial"
+	NOISE_RETRY=$UINT
 	wire_args
 }
 
@@ -105,8 +111,8 @@ trial_rate() {
 # trial_init KIND SIZE_OPTION SIZES: before the first trial: -B and -S may not carry what every
 # trial sets itself; the tools, the variants, the result directory (-o), with --wire the path
 # (wire.sh wire_up: SUCK_CMD, BLAST_CMD, suck --rx-dev in SUCK_ARGS), the hosts and pinning;
-# the tools' options checked for every variant and size; then the traps and the staging
-# directory.
+# the tools' options checked for every variant and size; then the traps, the staging
+# directory and the noise's calibration (noise.sh noise_setup; the caller sets noise_cap).
 trial_init() {
 	words_check -B "$BLAST_ARGS" apohV "addr port output run-id key-file help version"
 	words_check -S "$SUCK_ARGS" apomwhV "addr port output variant work run-id key-file help version"
@@ -122,14 +128,18 @@ trial_init() {
 	for ti_s in $3; do check_blast "$ti_s" "$ti_o" -B "$BLAST_ARGS" $SHAPE $BLAST_ARGS; done
 	for ti_v in $VARIANTS; do check_suck "$ti_v" -S "$SUCK_ARGS" $SUCK_ARGS; done
 	result_stage "$1-"
+	noise_setup
 	START=$(date +%s)
 }
 
 # trial_header: the names of trial_row's columns, tab-separated.
 trial_header() { awk -v header=1 -f "$LIB/trial.awk"; }
-# trial_row NAME RATE SIZE: the columns of one finished trial (a header line, then the row).
+# trial_row NAME RATE SIZE: the columns of one finished trial (a header line, then the row), its
+# noise too when it was measured (noise_run's NAME.noise.tsv).
 trial_row() {
-	awk -v asked="$2" -v size="$3" -f "$LIB/trial.awk" "$STAGE/raw/$1.blast.tsv" "$STAGE/raw/$1.suck.tsv"
+	tr_n=$STAGE/raw/$1.noise.tsv
+	[ -e "$tr_n" ] || tr_n=
+	awk -v asked="$2" -v size="$3" -f "$LIB/trial.awk" "$STAGE/raw/$1.blast.tsv" "$STAGE/raw/$1.suck.tsv" ${tr_n:+"$tr_n"}
 }
 
 # trial_eta DONE LEFT: "N s elapsed, about M left", from the time the DONE trials took, but never
@@ -150,6 +160,9 @@ trial_env() {
 	echo "suck_args: ${SUCK_ARGS:-}"
 	echo "addr: $ADDR"
 	echo "idle_s: $IDLE"
+	echo "noise_limit_pct: $NOISE_LIMIT"
+	echo "noise_cpus: $NOISE_CPUS"
+	echo "retry: $NOISE_RETRY"
 	wire_env
 	env_tools
 }
