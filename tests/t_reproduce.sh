@@ -28,7 +28,11 @@ check "no warm-up: one run each" test "$(grep -c '^cmd: .*/suck ' "$D/env.txt")"
 check "env.txt: the reproduce command" grep -q '^reproduce: scripts/reproduce lua-2014 -t 1 -r 1 -o ' "$D/env.txt"
 
 R=$D/reproduce.tsv
-check "reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\tvariant\tstrategy_2014\treceiver\trun\tduration_s\tsent\treceived\treceived_pct\tmemory_k\tdropped\tcpu_ns_per_pkt')"
+check "reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\tvariant\tstrategy_2014\treceiver\trun\tduration_s\tsent\treceived\treceived_pct\tmemory_k\tdropped\tcpu_ns_per_pkt\tattempt\tnoise_pre_pct\tnoise_post_pct\tnoise_other_pct\tnoise_steal_pct\tnoisy')"
+check "reproduce.tsv: each run here with its noise (lib/noise.sh), measured once" awk -F'\t' '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == "here" { n++; if ($c["noise_other_pct"] !~ /^[0-9.-]+$/ || $c["noisy"] !~ /^[01]$/ || $c["attempt"] != 1) bad = 1 }
+	END { exit bad || n != 3 }' "$R"
 check "reproduce.tsv: the six published runs" test "$(awk -F'\t' '$1 == "2014"' "$R" | wc -l)" -eq 6
 check "reproduce.tsv: published received/sent" test "$(awk -F'\t' '$1 == "2014" && $5 == 1 && $2 == "copy" { print $9 }' "$R")" = 0.832
 check "reproduce.tsv: this run's three" test "$(awk -F'\t' '$1 == "here" { print $2 }' "$R" | tr '\n' ' ')" = "copy buffer mmsg "
@@ -113,7 +117,7 @@ check "gso: udp: one datagram per send call (calls $(field "$U" calls) = sent $(
 check "gso: udp gso: 42 datagrams per send call (sent $(field "$S" sent) = 42 x calls $(field "$S" calls))" test "$(field "$S" sent)" -eq $(($(field "$S" calls) * 42))
 check "gso: 1472-byte datagrams" test "$(field "$U" bytes)" -eq $(($(field "$U" sent) * 1472)) -a "$(field "$S" bytes)" -eq $(($(field "$S" sent) * 1472))
 R=$G/reproduce.tsv
-check "gso: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\tbytes\tcalls\tmb_s\tmsg_s\tcalls_s\tbytes_per_call\tcpu_s\tcpu_pct\tcpu_s_per_gb\terrors\tcycles')"
+check "gso: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\tbytes\tcalls\tmb_s\tmsg_s\tcalls_s\tbytes_per_call\tcpu_s\tcpu_pct\tcpu_s_per_gb\terrors\tcycles\tattempt\tnoise_pre_pct\tnoise_post_pct\tnoise_other_pct\tnoise_steal_pct\tnoisy')"
 check "gso: reproduce.tsv: the published rows" test "$(col "$R" 2018 udp mb_s) $(col "$R" 2018 udp cycles) $(col "$R" 2018 'udp gso' calls_s) $(col "$R" 2018 'udp gso' bytes_per_call)" = "876 11205777429 36282 61818"
 check "gso: reproduce.tsv: the tcp rows are not reproduced" test -z "$(col "$R" 2018 'tcp tso' mb_s)"
 check "gso: reproduce.tsv: bytes per call 1472 and 61824" test "$(col "$R" here udp bytes_per_call) $(col "$R" here 'udp gso' bytes_per_call)" = "1472.0 61824.0"
@@ -153,7 +157,7 @@ check "gro: after: 42 datagrams per GRO buffer, one buffer per call (received $(
 check "gro: after: UDP_GRO coalesced (segs_per_buf $(field "$F" segs_per_buf))" test "$(field "$F" segs_per_buf)" = 42.00
 check "gro: every pair under a run key, read on stdin" test "$(field "$B" keyed) $(field "$F" keyed) $(field "$O/raw/after-1.blast.tsv" keyed) $(grep -c -E '^cmd: .*/(suck|blast) .*--key-file -( |$)' "$O/env.txt")" = "1 1 1 4"
 R=$O/reproduce.tsv
-check "gro: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tbytes\tcalls\tidle_calls\tmb_s\tcalls_s\tbytes_per_call\tdatagrams_per_call\tcpu_s\tcpu_s_per_gb\trx_kernel_s\trx_kernel_s_per_gb')"
+check "gro: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tbytes\tcalls\tidle_calls\tmb_s\tcalls_s\tbytes_per_call\tdatagrams_per_call\tcpu_s\tcpu_s_per_gb\trx_kernel_s\trx_kernel_s_per_gb\tattempt\tnoise_pre_pct\tnoise_post_pct\tnoise_other_pct\tnoise_steal_pct\tnoisy')"
 check "gro: reproduce.tsv: the published rows" test "$(col "$R" 2018 before mb_s) $(col "$R" 2018 before calls_s) $(col "$R" 2018 after mb_s) $(col "$R" 2018 after calls_s)" = "1079 769065 1466 24877"
 check "gro: reproduce.tsv: calls/s are suck's calls over its duration_s" test "$(col "$R" here after calls_s)" = \
 	"$(awk -v c="$(field "$F" calls)" -v d="$(field "$F" duration_s)" 'BEGIN { printf "%.0f\n", c / d }')"

@@ -93,7 +93,7 @@ check "sendmmsg: recv -b 1: one datagram per receive call" \
 	test "$(field "$R1" calls)" -eq $(($(field "$R1" received) + $(field "$R1" fins) + $(field "$R1" idle_calls)))
 check "sendmmsg: 64-byte datagrams" test "$(field "$S1" bytes)" -eq $(($(field "$S1" sent) * 64))
 R=$D/reproduce.tsv
-check "sendmmsg: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\ttable\tbatch\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tpps\tsender_pps\treceiver_pps\tcalls\tdatagrams_per_call\tcpu_ns_per_pkt\trx_kernel_ns_per_pkt\traw_pps')"
+check "sendmmsg: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\ttable\tbatch\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tpps\tsender_pps\treceiver_pps\tcalls\tdatagrams_per_call\tcpu_ns_per_pkt\trx_kernel_ns_per_pkt\traw_pps\tattempt\tnoise_pre_pct\tnoise_post_pct\tnoise_other_pct\tnoise_steal_pct\tnoisy')"
 check "sendmmsg: reproduce.tsv: the 7 published rows" test "$(awk -F'\t' '$1 == "2011"' "$R" | wc -l)" -eq 7
 check "sendmmsg: reproduce.tsv: published 804570 .. 964800, raw 1201449 .. 1557888" test \
 	"$(rcol "$R" 2011 send-1 pps) $(rcol "$R" 2011 send-64 pps) $(rcol "$R" 2011 send-1 raw_pps) $(rcol "$R" 2011 send-64 raw_pps)" = "804570 964800 1201449 1557888"
@@ -140,7 +140,7 @@ for q in 4 6; do
 	check "zerocopy: zc-$q: suck's sent == blast's" test "$(field "$Z/raw/zc-$q-1.suck.tsv" sent)" = "$(field "$ZB" sent)"
 done
 R=$Z/reproduce.tsv
-check "zerocopy: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\ttable\tfamily\tsize\trun\thow\tduration_s\tsent\treceived\treceived_pct\tpps\treceived_pps\tmbytes_s\tcpu_ns_per_pkt\tzc_sends\tzc_completions\tzc_copied\tzc_enobufs\tdropped\tpub_copy\tpub_zc\tpub_unit\tpub_ratio')"
+check "zerocopy: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\ttable\tfamily\tsize\trun\thow\tduration_s\tsent\treceived\treceived_pct\tpps\treceived_pps\tmbytes_s\tcpu_ns_per_pkt\tzc_sends\tzc_completions\tzc_copied\tzc_enobufs\tdropped\tpub_copy\tpub_zc\tpub_unit\tpub_ratio\tattempt\tnoise_pre_pct\tnoise_post_pct\tnoise_other_pct\tnoise_steal_pct\tnoisy')"
 check "zerocopy: reproduce.tsv: the 7 published rows" test "$(awk -F'\t' '$1 == "2021-2024"' "$R" | wc -l)" -eq 7
 check "zerocopy: reproduce.tsv: published 0.677, 0.493, 2.594" test \
 	"$(rcol "$R" 2021-2024 zc-4 pub_ratio) $(rcol "$R" 2021-2024 zc-6 pub_ratio) $(rcol "$R" 2021-2024 sink-zc-65435 pub_ratio)" = "0.677 0.493 2.594"
@@ -182,7 +182,7 @@ else
 	check "cloudflare: one-socket: sent == valid + lost" test "$(field "$O" sent)" -eq $(($(field "$O" valid) + $(field "$O" lost)))
 	check "cloudflare: one-socket: nothing foreign" test "$(field "$O" foreign)" = 0
 	R=$C/reproduce.tsv
-	check "cloudflare: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tmpps\tcpu_ns_per_pkt\trx_kernel_ns_per_pkt\tthreads\tthread_received_min\tthread_received_max\tmpps_lo\tmpps_hi')"
+	check "cloudflare: reproduce.tsv: columns" test "$(head -n 1 "$R")" = "$(printf 'source\trow\trun\thow\tduration_s\tsent\treceived\treceived_pct\tdropped\tmpps\tcpu_ns_per_pkt\trx_kernel_ns_per_pkt\tthreads\tthread_received_min\tthread_received_max\tmpps_lo\tmpps_hi\tattempt\tnoise_pre_pct\tnoise_post_pct\tnoise_other_pct\tnoise_steal_pct\tnoisy')"
 	check "cloudflare: reproduce.tsv: the published rows, the middles of their ranges" test \
 		"$(rcol "$R" 2015 unpinned mpps) $(rcol "$R" 2015 pinned mpps) $(rcol "$R" 2015 one-socket mpps) $(rcol "$R" 2015 reuseport mpps)" = "0.2745 0.3700 0.4780 1.1305"
 	check "cloudflare: reproduce.tsv: 6 rows here" test "$(awk -F'\t' '$1 == "here"' "$R" | wc -l)" -eq 6

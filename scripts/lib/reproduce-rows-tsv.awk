@@ -1,6 +1,7 @@
 # reproduce-rows-tsv.awk: the runs of a rows experiment (lib/rows) in, reproduce.tsv out: the
 # published rows (source: the year) and one row per run here (source here), in the columns of the
-# experiment (results/README.md lists them). Run as
+# experiment (results/README.md lists them), then each run's noise (attempt, noise_*_pct, noisy:
+# ROW-RUN.noise.tsv beside its reports, lib/noise.sh; "-" without one, empty on a published row). Run as
 #   awk -f stats.awk -v experiment=EXP -v pub=PUB -v pubsrc=YEAR -v columns="COL ..." \
 #       -f reproduce-rows-tsv.awk LIST
 # LIST: a line per run, "row, run, blast's report, the receiver's report" (tab-separated), in
@@ -34,6 +35,10 @@ BEGIN {
 		bad = 1
 		exit 1
 	}
+	# every experiment's runs here carry their noise (lib/noise.sh noise_run: ROW-RUN.noise.tsv)
+	nnoise = split("attempt noise_pre_pct noise_post_pct noise_other_pct noise_steal_pct noisy", noisecol, " ")
+	for (i = 1; i <= nnoise; i++)
+		col[++ncol] = noisecol[i]
 	if (experiment == "lua-2014") {
 		lua["immutable-string"] = "copy"
 		lua["buffer-userdata"] = "buffer"
@@ -154,6 +159,10 @@ END {
 			continue
 		split("", v)
 		v["source"] = "here"
+		nz = lrow[k] "-" lrun[k] ".noise.tsv"
+		load(nz)
+		for (i = 1; i <= nnoise; i++)
+			v[noisecol[i]] = got[nz] ? rep[nz, noisecol[i]] : "-"
 		v["row"] = lrow[k]
 		v["run"] = lrun[k]
 		v["sent"] = rep[s, "sent"]
