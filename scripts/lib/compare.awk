@@ -144,7 +144,9 @@ END {
 		nfig = 0
 		for (i = 1; i <= ncols; i++) {
 			f = colorder[i]
-			if (f == "variant" || f == "run" || f ~ /_run_id$|_digest$/ || (f in text))
+			# the runs' noise (lib/noise.sh) is the machine's, not a figure of the variant
+			if (f == "variant" || f == "run" || f ~ /_run_id$|_digest$/ || (f in text) ||
+			    f == "attempt" || f == "noisy" || f ~ /^noise_/)
 				continue
 			fig[++nfig] = f
 		}
