@@ -245,6 +245,18 @@ fig docs/findings.md "pool's kernel figure (218 ns)" "$(md $W 3 pool 3)"
 fig docs/findings.md "(its NAPI thread ran 0.12 s against 0.74–0.90 s for the others)" "$(md $W 3 pool 5)" \
 	$(for v in copy buffer mmsg gro uring epoll xdp; do md $W 3 $v 5; done | rng)
 
+# The ceilings (ceilings/ and cloudflare-2018/reproduce.md's first tables).
+CE=$R/ceilings/reproduce.md CF=$R/cloudflare-2018/reproduce.md
+for v in sendto sendmmsg gso packet xdp; do
+	frow docs/findings.md "| sending rung |" $v "$(md $CE 1 $v 3)" $(mdr $CE 1 $v 4) "$(md $CE 1 $v 8)"
+done
+for v in xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer; do
+	frow docs/findings.md "| dropped at |" $v "$(md $CF 1 $v 4)" $(mdr $CF 1 $v 5) "$(md $CF 1 $v 8)"
+done
+fig docs/findings.md "with recvmmsg gets 0.13 of it; conntrack costs the input drop the most (0.59 of its rate)" \
+	"$(md $CF 1 app-mmsg 6)" "$(calc "$(md $CF 1 nft-input-ct 4) / $(md $CF 1 nft-input 4)")"
+fig docs/findings.md "into 64 datagrams" "$(sed -n 's/.*blast -s 32 -b 1 -g \([0-9]*\).*/\1/p' $R/cloudflare-2018/env.txt | head -n 1)"
+
 # Pool against one socket per thread (pool-vs-reuseport/runs.tsv; medians of 3 rounds, a round
 # that received nothing left out).
 P=$R/pool-vs-reuseport/runs.tsv
