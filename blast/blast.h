@@ -216,6 +216,7 @@ struct flow {
 	struct sys_error error; /* the call that ended the flow, if one did */
 	int refused_warned;
 	_Atomic uint64_t progress_sent;
+	_Atomic uint64_t progress_rtt_ns, progress_rtt_n; /* --rtt: round trips' sum and count so far */
 	uint64_t progress_ns;   /* one flow on the main thread: its next progress line, 0 = none */
 	struct rtt_flow *rtt;   /* --rtt: the requests in flight and the round trips (rtt.c) */
 	unsigned mix_pos;       /* a size mix: the cycle's next size (last: see blast_cfg's mix) */

@@ -176,7 +176,8 @@ OPT(double, interval_s, .sname = 'i', .name = "interval", .arg = "SECS", .type =
     .hi = 1e6, .range = "", .def = "off", .key = "interval_s", .sec = BS_RUN, .flags = OD_CHECK_ONLY,
     .help = "progress line on stderr every SECS",
     .doc = "a progress line on stderr every SECS (10 ms and up); with `-o tsv` or `-o json` a row of that "
-	   "format (`tool`, `t_s`, counts, `pps` of the interval; tsv: a header line first)")
+	   "format (`tool`, `t_s`, counts, `pps` of the interval; with `--rtt` also `rtt_mean_us`, the mean "
+	   "round trip of the interval's replies, `-` with none; tsv: a header line first)")
 OPT(int, check, .name = "check", .type = OD_FLAG,
     .help = "check the options, the address and GSO, print the settings as one report row (check 1) "
 	    "and exit; nothing is sent",

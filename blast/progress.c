@@ -15,6 +15,7 @@ static struct {
 	unsigned flows;
 	int fmt;                  /* -o: the lines' format */
 	uint64_t every, t0, next, last_sent, last_t, lines;
+	uint64_t last_rtt_ns, last_rtt_n; /* --rtt: the round trips' sum and count at the last line */
 	_Atomic unsigned running; /* flows still sending */
 } prog;
 
@@ -32,16 +33,25 @@ uint64_t progress_start(struct flow *fs, unsigned flows, double interval_s, int 
 
 uint64_t progress_line(uint64_t now)
 {
-	uint64_t sent = 0;
+	uint64_t sent = 0, rtt_ns = 0, rtt_n = 0;
+	int rtt = prog.fs[0].rtt != NULL;
 
-	for (unsigned i = 0; i < prog.flows; i++)
+	for (unsigned i = 0; i < prog.flows; i++) {
 		sent += atomic_load_explicit(&prog.fs[i].progress_sent, memory_order_relaxed);
+		rtt_ns += atomic_load_explicit(&prog.fs[i].progress_rtt_ns, memory_order_relaxed);
+		rtt_n += atomic_load_explicit(&prog.fs[i].progress_rtt_n, memory_order_relaxed);
+	}
 	double secs = (double)(now - prog.t0) / 1e9;
 	double pps = (double)(sent - prog.last_sent) * 1e9 / (double)(now - prog.last_t);
+	/* --rtt: the mean round trip of the replies since the last line (none: no figure) */
+	double rtt_us = rtt_n > prog.last_rtt_n ? (double)(rtt_ns - prog.last_rtt_ns) / (double)(rtt_n - prog.last_rtt_n) / 1e3 : -1;
 
 	/* A person's line with -o text; else a row of the report's format, for other tools. */
 	if (prog.fmt == REPORT_TEXT) {
-		fprintf(stderr, "blast: %7.1f s  sent %12llu  %10.0f pps\n", secs, (unsigned long long)sent, pps);
+		fprintf(stderr, "blast: %7.1f s  sent %12llu  %10.0f pps", secs, (unsigned long long)sent, pps);
+		if (rtt && rtt_us >= 0)
+			fprintf(stderr, "  rtt %9.1f us", rtt_us);
+		fputc('\n', stderr);
 	} else {
 		struct report r;
 		report_init(&r);
@@ -49,8 +59,14 @@ uint64_t progress_line(uint64_t now)
 		report_f(&r, "t_s", secs, 3);
 		report_u64(&r, "sent", sent);
 		report_f(&r, "pps", pps, 0);
+		if (rtt && rtt_us >= 0)
+			report_f(&r, "rtt_mean_us", rtt_us, 1);
+		else if (rtt)
+			report_none(&r, "rtt_mean_us");
 		report_write_row(&r, (enum report_fmt)prog.fmt, stderr, !prog.lines);
 	}
+	prog.last_rtt_ns = rtt_ns;
+	prog.last_rtt_n = rtt_n;
 	prog.lines++;
 	prog.last_sent = sent;
 	prog.last_t = now;

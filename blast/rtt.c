@@ -255,6 +255,11 @@ static void take_reply(struct flow *f, size_t len, uint64_t now, uint64_t timeou
 	r->outstanding--;
 	r->transactions++;
 	hist_add(&r->rtt, now - s->t_ns);
+	/* for the -i lines (progress.c): this thread alone writes them */
+	atomic_store_explicit(&f->progress_rtt_ns,
+			      atomic_load_explicit(&f->progress_rtt_ns, memory_order_relaxed) + (now - s->t_ns),
+			      memory_order_relaxed);
+	atomic_store_explicit(&f->progress_rtt_n, r->transactions, memory_order_relaxed);
 	if (h.type == WIRE_ECHO)
 		clock_sample(r, s->t_ns, now, h.send_ns);
 	if (block)

@@ -71,13 +71,17 @@ done
 # least 199 ms; every request answered or lost.
 n=paced
 start_suck "$n" -m mmsg --echo -R 4M -o tsv -t 30 || fail "$n: suck did not start"
-"$BIN/blast" -p "$PORT" --rtt -r 1000 --outstanding 8 -n 200 -o tsv >"$TMP/$n.b" 2>/dev/null
+"$BIN/blast" -p "$PORT" --rtt -r 1000 --outstanding 8 -n 200 -i 0.05 -o tsv >"$TMP/$n.b" 2>"$TMP/$n.i"
 wait_pid "$SUCK_PID" 20
 check "$n: sent 200 == transactions + rtt_lost ($(brief "$TMP/$n.b"))" \
 	test "$(field "$TMP/$n.b" sent)" = 200 -a $(($(field "$TMP/$n.b" transactions) + $(field "$TMP/$n.b" rtt_lost))) = 200
 check "$n: paced: duration $(field "$TMP/$n.b" duration_s) s >= 0.199" \
 	awk -v d="$(field "$TMP/$n.b" duration_s)" 'BEGIN { exit !(d >= 0.199) }'
 check "$n: rate 1000 in the report" test "$(field "$TMP/$n.b" rate)" = 1000
+# its -i rows: the interval's mean round trip beside pps
+check "$n: -i rows carry rtt_mean_us ($(head -n 1 "$TMP/$n.i"))" grep -q "^tool	t_s	sent	pps	rtt_mean_us$" "$TMP/$n.i"
+check "$n: a row with a round trip above 0 and below the run's max ($(sed -n 2p "$TMP/$n.i"))" awk -F'\t' -v max="$(field "$TMP/$n.b" rtt_max_us)" \
+	'NR > 1 && $1 == "blast" && $5 != "-" && $5 > 0 && $5 <= max + 0.1 { ok = 1 } END { exit !ok }' "$TMP/$n.i"
 
 # Several flows over several receive threads, by time: the identity holds per run.
 n=flows

@@ -7,8 +7,9 @@
 # order="V1 V2 ..." (the tables' order; a variant not named there after them, in the order
 # first seen), so that data set 2(i-1) is the i-th variant's blast and 2(i-1)+1 its suck; a tool
 # without rows has one row of NaN, keeping the count, and a variant without any is left out.
-# Warm-up runs are left out too.
-# Usage: awk -f timeline.awk -v order="..." RAW/*.err
+# Warm-up runs are left out too. -v fig=KEY bands another figure of the rows than pps (blast
+# --rtt's rtt_mean_us); a row without it ("-": no reply in that interval) adds nothing to its k.
+# Usage: awk -f timeline.awk -v order="..." [-v fig=KEY] RAW/*.err
 BEGIN {
 	nv = split(order, vorder, " ")
 	for (i = 1; i <= nv; i++)
@@ -25,7 +26,7 @@ FNR == 1 {
 # the tsv header of the interval rows: where t_s and pps are
 $0 ~ /^tool\t/ {
 	n = split($0, h, "\t")
-	for (i = 1; i <= n; i++) { if (h[i] == "t_s") ts = i; if (h[i] == "pps") pps = i }
+	for (i = 1; i <= n; i++) { if (h[i] == "t_s") ts = i; if (h[i] == (fig == "" ? "pps" : fig)) pps = i }
 	next
 }
 ts && pps && $0 ~ /^(blast|suck)\t/ && run !~ /^warmup/ && run !~ /\.try[0-9]+$/ {
@@ -33,6 +34,10 @@ ts && pps && $0 ~ /^(blast|suck)\t/ && run !~ /^warmup/ && run !~ /\.try[0-9]+$/
 	if (!(variant in vnum))
 		vnum[vorder[++nv] = variant] = nv
 	k++
+	if (k > kmax[variant, tool])
+		kmax[variant, tool] = k
+	if (f[pps] == "-")
+		next
 	key = variant SUBSEP tool SUBSEP k
 	cnt[key]++
 	T[key, cnt[key]] = f[ts]
@@ -58,6 +63,10 @@ END {
 			for (k = 1; k <= kmax[vorder[v], tool]; k++) {
 				key = vorder[v] SUBSEP tool SUBSEP k
 				n = cnt[key]
+				if (!n) {
+					printf "%s\t%s\t%d\tNaN\tNaN\tNaN\tNaN\t0\n", vorder[v], tool, k
+					continue
+				}
 				split("", a); split("", b)
 				for (i = 1; i <= n; i++) { a[i] = T[key, i] + 0; b[i] = P[key, i] + 0 }
 				sortn(a, n); sortn(b, n)

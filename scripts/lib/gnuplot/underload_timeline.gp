@@ -1,11 +1,13 @@
-# underload_timeline.gp: suite --under-load over the runs, one panel per variant: what suck read
-# per second beside the flood (left axis: the flood, and the probe's few requests), and the
-# probe's round trips per second alone (dashed) and beside the flood (solid) on the right, log
-# scale: the probe asks at a fixed rate, so what falls below it was lost. Medians of the rounds at each quarter second, bands min..max.
-# Set by scripts/plot: term, out, subtitle, variants (names, in the tables' order) and
-# datafile (timeline.awk's data sets for VARIANT-alone and VARIANT-loaded: the i-th variant's
-# alone blast is index 4(i-1), alone suck 4(i-1)+1, loaded blast 4(i-1)+2, loaded suck 4(i-1)+3;
-# columns variant, tool, k, t_s, median, min, max, runs).
+# underload_timeline.gp: suite --under-load over the runs, one panel per variant, flent's view:
+# what suck read per second beside the flood (left axis), and the probe's mean round trip in each
+# quarter second alone (dashed) and beside the flood (solid) on the right, log scale (blast
+# --rtt -i's rtt_mean_us; an interval with no reply has no point). Medians of the rounds at each
+# quarter second, bands min..max.
+# Set by scripts/plot: term, out, subtitle, variants (names, in the tables' order), datafile
+# (timeline.awk's data sets for VARIANT-alone and VARIANT-loaded: the i-th variant's alone suck
+# is index 4(i-1)+1, loaded suck 4(i-1)+3) and rttfile (timeline.awk -v fig=rtt_mean_us of the
+# probe's rows, each with its empty suck set: alone index 4(i-1), loaded 4(i-1)+2); columns variant, tool, k, t_s, median,
+# min, max, runs.
 nv = words(variants)
 H = 210 + 170 * nv
 if (term eq 'svg') {
@@ -39,7 +41,7 @@ do for [i = 1:nv] {
 	v = word(variants, i)
 	set title 'suck -m '.v.' --echo' offset 0, -0.6
 	set ylabel 'read by suck, datagrams/s'
-	set y2label 'probe round trips/s (log)'
+	set y2label 'probe round trip, us (log)'
 	if (i == nv) {
 		set format x '%g'
 		set xlabel 'seconds since the tool started'
@@ -61,8 +63,8 @@ do for [i = 1:nv] {
 	set format y '%.0s%c'
 	plot datafile index 4 * (i - 1) + 3 using 4:6:7 with filledcurves lt 1 notitle, \
 		'' index 4 * (i - 1) + 3 using 4:5 with lines lt 1 title 'read by suck beside the flood', \
-		'' index 4 * (i - 1) + 2 using 4:6:7 axes x1y2 with filledcurves lt 2 notitle, \
-		'' index 4 * (i - 1) + 2 using 4:5 axes x1y2 with lines lt 2 title 'probe beside the flood', \
-		'' index 4 * (i - 1) using 4:5 axes x1y2 with lines lt 3 title 'probe alone'
+		rttfile index 4 * (i - 1) + 2 using 4:6:7 axes x1y2 with filledcurves lt 2 notitle, \
+		rttfile index 4 * (i - 1) + 2 using 4:5 axes x1y2 with lines lt 2 title 'probe round trip beside the flood', \
+		rttfile index 4 * (i - 1) using 4:5 axes x1y2 with lines lt 3 title 'probe round trip alone'
 }
 unset multiplot
