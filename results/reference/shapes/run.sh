@@ -1,5 +1,5 @@
 #!/bin/sh
-# blast's call shapes (issue 23): sent pps per shape into suck -m gro, 3 alternating rounds; from the top of the tree.
+# blast's call shapes: sent pps per shape into suck -m gro, 3 alternating rounds; from the top of the tree.
 # Output: results/reference/shapes/runs.tsv (columns named in its first line).
 cd "$(dirname "$0")/../../.." || exit 1
 col() { awk -F'\t' -v k="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==k) c=i; next} {print $c}' "$2"; }
