@@ -53,7 +53,7 @@ $(B)/suck: $(SUCK_OBJ) $(COMMON_OBJ)
 
 # bare: the bare system-call loops `make perf` sets beside blast and suck; one file, and of
 # common/ only the AF_XDP setup its --xdp shares with suck -m xdp.
-$(B)/bare: perf/bare.c $(O)/common/bpf.o $(O)/common/xsk.o
+$(B)/bare: perf/bare.c $(O)/common/bpf.o $(O)/common/xsk.o $(O)/common/nl.o
 	@mkdir -p $(@D)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -68,7 +68,7 @@ $(B)/netdev: tools/netdev.c
 # ladder: one drop point of scripts/reproduce cloudflare-2018 (XDP, tc, a socket filter, an
 # unread socket; ceilings' XDP drop), held while the flood runs and counted; of common/ only the
 # BPF assembler.
-$(B)/ladder: tools/ladder.c $(O)/common/bpf.o
+$(B)/ladder: tools/ladder.c $(O)/common/bpf.o $(O)/common/nl.o
 	@mkdir -p $(@D)
 	@echo "  LD  $@"
 	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@

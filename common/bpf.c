@@ -5,16 +5,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/btf.h>
+#include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/perf_event.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "nl.h"
 
 void bpf_asm_init(struct bpf_asm *a)
 {
@@ -203,6 +209,40 @@ int bpf_xdp_link(int prog, unsigned ifindex, uint32_t flags)
 	a.link_create.attach_type = BPF_XDP;
 	a.link_create.flags = flags;
 	return bpf_sys(BPF_LINK_CREATE, &a);
+}
+
+static void nl_none(const struct nlmsghdr *h, void *ctx)
+{
+	(void)h, (void)ctx;
+}
+
+int bpf_tc_attach(unsigned ifindex, int prog, int egress, const char *name)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct tcmsg t;
+		char attrs[256];
+	} req;
+	uint32_t pfd = (uint32_t)prog, flags = TCA_BPF_FLAG_ACT_DIRECT;
+	struct rtattr *opts;
+
+	memset(&req, 0, sizeof req);
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.t);
+	req.nh.nlmsg_type = RTM_NEWTFILTER;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
+	req.t.tcm_family = AF_UNSPEC;
+	req.t.tcm_ifindex = (int)ifindex;
+	req.t.tcm_handle = 1;
+	req.t.tcm_parent = TC_H_MAKE(TC_H_CLSACT, egress ? TC_H_MIN_EGRESS : TC_H_MIN_INGRESS);
+	req.t.tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_ALL));
+	nl_attr(&req.nh, TCA_KIND, "bpf", 4);
+	opts = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	nl_attr(&req.nh, TCA_OPTIONS | NLA_F_NESTED, NULL, 0);
+	nl_attr(&req.nh, TCA_BPF_FD, &pfd, sizeof pfd);
+	nl_attr(&req.nh, TCA_BPF_NAME, name, strlen(name) + 1);
+	nl_attr(&req.nh, TCA_BPF_FLAGS, &flags, sizeof flags);
+	opts->rta_len = (unsigned short)((char *)&req + req.nh.nlmsg_len - (char *)opts);
+	return nl_ask(&req.nh, nl_none, NULL);
 }
 
 int bpf_xdp_netlink(unsigned ifindex, int prog, uint32_t flags)

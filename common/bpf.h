@@ -88,6 +88,10 @@ int bpf_xdp_link(int prog, unsigned ifindex, uint32_t flags);
 /* The pre-link way: netlink RTM_SETLINK with IFLA_XDP. prog -1 detaches (with the same flags).
  * Nothing removes a program attached this way when the process dies. 0, or -1 with errno. */
 int bpf_xdp_netlink(unsigned ifindex, int prog, uint32_t flags);
+/* prog (BPF_PROG_TYPE_SCHED_CLS) as a bpf filter named name in direct-action mode on the clsact
+ * qdisc of ifindex (the caller's: tc qdisc add dev DEV clsact), ingress or egress (RTM_NEWTFILTER);
+ * deleting the qdisc removes it. 0, or -1 with errno (the kernel's answer). */
+int bpf_tc_attach(unsigned ifindex, int prog, int egress, const char *name);
 
 /* A perf event of the tracepoint id (tracefs' events/GROUP/NAME/id) on one CPU, every process,
  * with prog (BPF_PROG_TYPE_TRACEPOINT) attached and the event enabled: the program runs at

@@ -117,68 +117,6 @@ static int drop_prog(int tc, unsigned port, int map)
 	return fd;
 }
 
-static struct nlattr *attr(struct nlmsghdr *nh, unsigned short type, const void *v, size_t len)
-{
-	struct nlattr *a = (struct nlattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = (unsigned short)(NLA_HDRLEN + len);
-	if (len)
-		memcpy((char *)a + NLA_HDRLEN, v, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
-	return a;
-}
-
-/* RTM_NEWTFILTER: prog as a bpf filter in direct-action mode on the clsact ingress of ifindex.
- * 0, or -1 with errno (the kernel's answer). */
-static int tc_attach(unsigned ifindex, int prog)
-{
-	struct {
-		struct nlmsghdr nh;
-		struct tcmsg t;
-		char attrs[256];
-	} req;
-	union {
-		char b[4096];
-		struct nlmsghdr align;
-	} ack;
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct nlattr *opts;
-	uint32_t pfd = (uint32_t)prog, flags = TCA_BPF_FLAG_ACT_DIRECT;
-	int s, e = 0;
-	ssize_t got;
-
-	memset(&req, 0, sizeof req);
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.t);
-	req.nh.nlmsg_type = RTM_NEWTFILTER;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
-	req.nh.nlmsg_seq = 1;
-	req.t.tcm_family = AF_UNSPEC;
-	req.t.tcm_ifindex = (int)ifindex;
-	req.t.tcm_handle = 1;
-	req.t.tcm_parent = TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS);
-	req.t.tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_ALL));
-	attr(&req.nh, TCA_KIND, "bpf", 4);
-	opts = attr(&req.nh, TCA_OPTIONS | NLA_F_NESTED, NULL, 0);
-	attr(&req.nh, TCA_BPF_FD, &pfd, sizeof pfd);
-	attr(&req.nh, TCA_BPF_NAME, "bs_ladder", 10);
-	attr(&req.nh, TCA_BPF_FLAGS, &flags, sizeof flags);
-	opts->nla_len = (unsigned short)((char *)&req + req.nh.nlmsg_len - (char *)opts);
-	if ((s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) < 0)
-		return -1;
-	if (sendto(s, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0 ||
-	    (got = recv(s, ack.b, sizeof ack.b, 0)) < 0) {
-		e = errno;
-	} else if ((size_t)got >= NLMSG_HDRLEN + sizeof(struct nlmsgerr) && ack.align.nlmsg_type == NLMSG_ERROR) {
-		e = -((struct nlmsgerr *)NLMSG_DATA(&ack.align))->error;
-	} else {
-		e = EPROTO;
-	}
-	close(s);
-	errno = e;
-	return e ? -1 : 0;
-}
-
 /* --- the sockets ---------------------------------------------------------------------------- */
 
 static int bound(const char *addr, unsigned port, int filter)
@@ -274,7 +212,7 @@ int main(int argc, char **argv)
 		fail("BPF_MAP_CREATE", errno == EPERM || errno == ENOSYS ? 4 : 1);
 	prog = drop_prog(tc, (unsigned)port, map);
 	if (tc) {
-		if (tc_attach(ifindex, prog) < 0)
+		if (bpf_tc_attach(ifindex, prog, 0, "bs_ladder") < 0)
 			fail("RTM_NEWTFILTER (a clsact qdisc on the device first)", errno == EOPNOTSUPP || errno == ENOENT ? 4 : 1);
 	} else if ((link = bpf_xdp_link(prog, ifindex, XDP_FLAGS_DRV_MODE)) < 0) {
 		/* a kernel without XDP links (before 5.9): netlink, taken off at the end */

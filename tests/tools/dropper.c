@@ -261,71 +261,6 @@ static int prog(int tc, unsigned port, unsigned n)
 	return fd;
 }
 
-static struct nlattr *attr(struct nlmsghdr *nh, unsigned short type, const void *v, size_t len)
-{
-	struct nlattr *a = (struct nlattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = (unsigned short)(NLA_HDRLEN + len);
-	if (len)
-		memcpy((char *)a + NLA_HDRLEN, v, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
-	return a;
-}
-
-/* RTM_NEWTFILTER: a bpf filter in direct-action mode on DEV's clsact ingress or egress. */
-static int tc_attach(unsigned ifindex, int fd, int egress)
-{
-	struct {
-		struct nlmsghdr nh;
-		struct tcmsg t;
-		char attrs[256];
-	} req;
-	union {
-		char b[4096];
-		struct nlmsghdr align;
-	} ack;
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct nlattr *opts;
-	uint32_t pfd = (uint32_t)fd, flags = TCA_BPF_FLAG_ACT_DIRECT;
-	int s;
-	ssize_t got;
-
-	memset(&req, 0, sizeof req);
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof req.t);
-	req.nh.nlmsg_type = RTM_NEWTFILTER;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
-	req.nh.nlmsg_seq = 1;
-	req.t.tcm_family = AF_UNSPEC;
-	req.t.tcm_ifindex = (int)ifindex;
-	req.t.tcm_handle = 1;
-	req.t.tcm_parent = TC_H_MAKE(TC_H_CLSACT, egress ? TC_H_MIN_EGRESS : TC_H_MIN_INGRESS);
-	req.t.tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_ALL));
-	attr(&req.nh, TCA_KIND, "bpf", 4);
-	opts = attr(&req.nh, TCA_OPTIONS | NLA_F_NESTED, NULL, 0);
-	attr(&req.nh, TCA_BPF_FD, &pfd, sizeof pfd);
-	attr(&req.nh, TCA_BPF_NAME, "bs_dropper", 11);
-	attr(&req.nh, TCA_BPF_FLAGS, &flags, sizeof flags);
-	opts->nla_len = (unsigned short)((char *)&req + req.nh.nlmsg_len - (char *)opts);
-	if ((s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) < 0)
-		die("dropper: netlink");
-	if (sendto(s, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0)
-		die("dropper: netlink send");
-	if ((got = recv(s, ack.b, sizeof ack.b, 0)) < 0)
-		die("dropper: netlink recv");
-	close(s);
-	if ((size_t)got >= NLMSG_HDRLEN + sizeof(struct nlmsgerr) && ack.align.nlmsg_type == NLMSG_ERROR) {
-		struct nlmsgerr *err = NLMSG_DATA(&ack.align);
-		if (err->error) {
-			errno = -err->error;
-			die("dropper: RTM_NEWTFILTER");
-		}
-		return 0;
-	}
-	fprintf(stderr, "dropper: RTM_NEWTFILTER: no acknowledgement\n");
-	return 1;
-}
-
 /* Whether the BPF program of that id is loaded: exit 0 yes, 1 no. */
 static int prog_loaded(uint32_t id)
 {
@@ -365,8 +300,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		fd = prog(tc, (unsigned)strtoul(argv[3], NULL, 0), n);
-		if (tc)
-			return tc_attach(ifindex, fd, argc == 6);
+		if (tc) {
+			if (bpf_tc_attach(ifindex, fd, argc == 6, "bs_dropper") < 0)
+				die("dropper: RTM_NEWTFILTER");
+			return 0;
+		}
 		if (bpf_xdp_netlink(ifindex, fd, strcmp(argv[5], "drv") ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE) < 0)
 			die("dropper: IFLA_XDP");
 		return 0;
