@@ -61,6 +61,7 @@ void nl_attr(struct nlmsghdr *h, unsigned type, const void *v, size_t len)
 
 	a->rta_type = (unsigned short)type;
 	a->rta_len = (unsigned short)RTA_LENGTH(len);
-	memcpy(RTA_DATA(a), v, len);
+	if (len) /* none: a nest's header, its members after it */
+		memcpy(RTA_DATA(a), v, len);
 	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
 }

@@ -9,6 +9,6 @@
 /* Sends req on NETLINK_ROUTE (its seq set here) and gives every answer to fn, waiting 2 s at
  * most for each; 0, or -1 with errno (an NLMSG_ERROR's). */
 int nl_ask(struct nlmsghdr *req, void (*fn)(const struct nlmsghdr *, void *), void *ctx);
-/* Appends attribute type of len bytes at v to h (room is the caller's). */
+/* Appends attribute type of len bytes at v to h (room is the caller's; len 0, v NULL: a nest). */
 void nl_attr(struct nlmsghdr *h, unsigned type, const void *v, size_t len);
 #endif
