@@ -447,6 +447,16 @@ check "--twice, alike: both targets agree" test "$(grep -c '^  agree      .*1450
 check "--twice, alike: unresolved in both runs" test "$(grep -c '^    run [12]: unresolved ' "$V")" -eq 4
 check "--twice, alike: the 64 B targets n/a" test "$(grep -c '^  n/a        .*64 B$' "$V")" -eq 2
 check "--twice, alike: the count" grep -q '^2 of 2 targets measured in both runs agree$' "$V"
+check "--twice, alike: the stricter reading counted" grep -q '^  2 of those 2 with each run.s median inside the other.s interval' "$V"
+# Both runs met, but at ratios 1000 times apart (the stand-in at 1000/s, then at 1/s): no flip,
+# yet the intervals do not overlap, so they disagree (exit 1).
+standin 1000 1000 1000 1000 1000 1000 1000 1000 1000 1000 1 1 1 1 1 1 1 1 1 1
+vperf apart -r 5 --twice
+check "--twice, apart: exit 1 ($VST: $(tail -n 1 "$TMP/v.apart.err"))" test "$VST" -eq 1
+check "--twice, apart: met in both runs" test "$(grep -c '^    run [12]: met ' "$V")" -eq 4
+check "--twice, apart: both targets DISAGREE" test "$(grep -c '^  DISAGREE   .*1450 B$' "$V")" -eq 2
+check "--twice, apart: why" test "$(grep -c '^    the intervals do not overlap$' "$V")" -eq 2
+check "--twice, apart: the count" grep -q '^0 of 2 targets measured in both runs agree$' "$V"
 unset STANDIN
 IPERF3=$TMP/nonexistent sh scripts/perf --peer-only -o "$TMP/po/q.txt" >/dev/null 2>"$TMP/po4.err"
 st=$?

@@ -591,4 +591,17 @@ fig $D "At 1450 B the copy is the largest part (46 %), then the stack (38 %)" \
 fig $D "at 64 B its own code is 56 %" - "$(tsv $PR user_pct tool=suck size=64)"
 fig $D "at 1450 B the copy is 45 %, its own code 15 %" - "$(tsv $PR copy_pct tool=suck size=1450)" "$(tsv $PR user_pct tool=suck size=1450)"
 
+# perf --twice on this VM: the committed comparison is what perf.awk makes of the two committed
+# runs' figures today, and docs/performance.md quotes its counts.
+TW=$R/perf/twice-2026-12-06
+(cd "$R/perf" && awk -F'\t' -v mode=twice -v sizes="1450 64" -v xdponly=0 -v peeronly=0 -v prate=50000 \
+	-v file1="$TW.1.txt" -v file2="$TW.2.txt" -v statusfile=/dev/null \
+	-f ../../../scripts/lib/stats.awk -f ../../../scripts/lib/perf.awk twice-2026-12-06.1.tsv twice-2026-12-06.2.tsv) >"$TMP/twice"
+check "perf --twice: the committed comparison is remade from the committed figures" cmp -s "$TMP/twice" "$TW.txt"
+tw_all=$(sed -n 's/^\([0-9]*\) of \([0-9]*\) targets measured in both runs agree.*/\1 \2/p' "$TW.txt")
+tw_in=$(sed -n 's/^  \([0-9]*\) of those .*/\1/p' "$TW.txt")
+fig docs/performance.md "running): 21 of 21 targets agree, 20 met and 1 unresolved in each run, 15 of 21 with each median" \
+	$tw_all "$(grep -c '^    run 1: met ' "$TW.txt")" "$(grep -c '^    run 1: unresolved ' "$TW.txt")" "$tw_in" "${tw_all#* }"
+check "perf --twice: 20 met and 1 unresolved in run 2 too" test "$(grep -c '^    run 2: met ' "$TW.txt") $(grep -c '^    run 2: unresolved ' "$TW.txt")" = "20 1"
+
 done_tests

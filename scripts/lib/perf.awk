@@ -452,10 +452,10 @@ function pf_peer(s) {
 }
 
 # ---- two runs ----
-function pf_twice(    t, v1, m1, l1, h1, s1, agree, why, nag, nall, bad) {
+function pf_twice(    t, v1, m1, l1, h1, s1, agree, why, out, nag, nall, nin, bad) {
 	printf "perf --twice: the same measurement run twice, each target judged in each run\n"
 	printf "  run 1: %s\n  run 2: %s\n", file1, file2
-	printf "agree: no met in one run and NOT MET in the other, and each run's median inside the other's interval\n"
+	printf "agree: no met in one run and NOT MET in the other, and the two intervals overlap\n"
 	for (t = 1; t <= nt; t++) {
 		if (!pf_shown(t))
 			continue
@@ -475,17 +475,25 @@ function pf_twice(    t, v1, m1, l1, h1, s1, agree, why, nag, nall, bad) {
 		why = ""
 		if ((v1 == "met" && J_V == "NOT MET") || (v1 == "NOT MET" && J_V == "met"))
 			why = "met in one run, NOT MET in the other"
-		else if (m1 + 0 < J_LO + 0 || m1 + 0 > J_HI + 0)
-			why = "run 1's median outside run 2's interval"
+		else if (h1 + 0 < J_LO + 0 || J_HI + 0 < l1 + 0)
+			why = "the intervals do not overlap"
+		# The stricter reading, each median inside the other run's interval, is shown but not
+		# required: two runs of one distribution meet it for 5 targets in 7 at 5 rounds each.
+		out = ""
+		if (m1 + 0 < J_LO + 0 || m1 + 0 > J_HI + 0)
+			out = "run 1's median outside run 2's interval"
 		else if (J_MED + 0 < l1 + 0 || J_MED + 0 > h1 + 0)
-			why = "run 2's median outside run 1's interval"
+			out = "run 2's median outside run 1's interval"
 		agree = why == ""
 		nag += agree
+		nin += agree && out == ""
 		printf "  %-10s %s\n    run 1: %s\n    run 2: %s%s\n", agree ? "agree" : "DISAGREE", T_LABEL[t], s1,
-			J_V " " pf_interval(), agree ? "" : "\n    " why
+			J_V " " pf_interval(), agree ? (out == "" ? "" : "\n    (" out ")") : "\n    " why
 	}
 	printf "%d of %d targets measured in both runs agree%s\n", nag, nall,
 		bad ? "; a target is NOT MET in one run at least" : ""
+	if (nag)
+		printf "  %d of those %d with each run's median inside the other's interval (docs/performance.md: Reruns)\n", nin, nag
 	if (statusfile != "")
 		print ((nag < nall || bad) ? 1 : 0) > statusfile
 }
