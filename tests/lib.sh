@@ -79,6 +79,42 @@ wait_pid() {
 }
 
 # field FILE KEY: the value of KEY in a tsv report (header line, then one row).
+# held_copy VAR: a copy of this test run with VAR=FILE, which makes its namespaces, starts a suck
+# and a long blast and writes "NS1 NS2 SUCK_PID BLAST_PID" to FILE; once it has, a SIGTERM to the
+# copy, which must end within 10 s with its namespaces and both processes gone (checks named n).
+held_copy() {
+	hc_f=$TMP/hold.names
+	env "$1=$hc_f" sh "$0" >"$TMP/hold.log" 2>&1 &
+	hc_p=$!
+	PIDS="$PIDS $hc_p"
+	hc_i=0
+	while [ ! -s "$hc_f" ] && kill -0 $hc_p 2>/dev/null && [ $hc_i -lt 1000 ]; do
+		hc_i=$((hc_i + 1))
+		sleep 0.01
+	done
+	if [ ! -s "$hc_f" ]; then
+		fail "$n: the copy did not start ($(tail -n 3 "$TMP/hold.log"))"
+		return
+	fi
+	# shellcheck disable=SC2046 # four words
+	set -- $(cat "$hc_f")
+	kill -TERM $hc_p
+	check "$n: the copy ends within 10 s" wait_pid $hc_p 10
+	check "$n: its namespaces $1 $2 are gone" sh -c "! ip netns list | grep -qw -e '$1' -e '$2'"
+	check "$n: its suck is gone" wait_gone "$3"
+	check "$n: its blast is gone" wait_gone "$4"
+}
+
+# wait_gone PID: PID (not a child) gone within 5 s.
+wait_gone() {
+	wg_i=0
+	while kill -0 "$1" 2>/dev/null; do
+		wg_i=$((wg_i + 1))
+		[ $wg_i -gt 500 ] && return 1
+		sleep 0.01
+	done
+}
+
 field() {
 	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i }
 		NR == 2 && c { print $c }' "$1"

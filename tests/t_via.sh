@@ -231,23 +231,6 @@ fi
 
 # --- a copy of this test, SIGTERM while its blast sends: its namespaces and processes go
 n=hold
-VIA_HOLD=$TMP/hold.names sh "$0" >"$TMP/hold.log" 2>&1 &
-hp=$!
-PIDS="$PIDS $hp"
-i=0
-while [ ! -s "$TMP/hold.names" ] && kill -0 $hp 2>/dev/null && [ $i -lt 1000 ]; do
-	i=$((i + 1))
-	sleep 0.01
-done
-if [ -s "$TMP/hold.names" ]; then
-	# shellcheck disable=SC2046 # four words
-	set -- $(cat "$TMP/hold.names")
-	kill -TERM $hp
-	check "$n: the copy ends within 10 s" wait_pid $hp 10
-	check "$n: its namespaces $1 $2 are gone" sh -c "! ip netns list | grep -qw -e '$1' -e '$2'"
-	check "$n: its suck and blast are gone" sh -c "wait_gone() { i=0; while kill -0 \$1 2>/dev/null; do i=\$((i + 1)); [ \$i -gt 500 ] && return 1; sleep 0.01; done; }; wait_gone $3 && wait_gone $4"
-else
-	fail "$n: the copy did not start ($(tail -n 3 "$TMP/hold.log"))"
-fi
+held_copy VIA_HOLD
 
 done_tests
