@@ -79,6 +79,29 @@ wait_pid() {
 }
 
 # field FILE KEY: the value of KEY in a tsv report (header line, then one row).
+# sigint_via WAY RCVBUF: (checks named n) blast --via WAY from namespace S into suck -m mmsg -R
+# RCVBUF in R at A4, SIGINT to blast mid-run: blast ends at once with exit 0 and its fins, and
+# suck counts every datagram blast did valid. Status 1 when suck did not start.
+sigint_via() {
+	if ! start_listener "$n" ip netns exec "$R" "$BIN/suck" -m mmsg -a "$A4" -p 0 -R "$2" -o tsv -t 30 -i 0.05; then
+		fail "$n: suck did not start"
+		return 1
+	fi
+	# not through inS: $! must be blast's own pid (ip netns exec execs it)
+	ip netns exec "$S" "$BIN/blast" --via "$1" -a "$A4" -p "$PORT" -o tsv -t 20 -r 20000 >"$TMP/$n.blast" 2>"$TMP/$n.berr" &
+	sv_p=$!
+	PIDS="$PIDS $sv_p"
+	wait_received "$n"
+	kill -INT $sv_p
+	check "$n: blast ends within 5 s" wait_pid $sv_p 5
+	wait $sv_p
+	check "$n: exit 0" test $? = 0
+	check "$n: suck ends on the fins" wait_pid "$LISTENER_PID" 10
+	check "$n: stop signal ($(field "$TMP/$n.blast" stop))" test "$(field "$TMP/$n.blast" stop)" = signal
+	check "$n: every datagram valid ($(field "$TMP/$n.out" valid) of $(field "$TMP/$n.blast" sent)), none lost" \
+		test "$(field "$TMP/$n.out" valid) $(field "$TMP/$n.out" lost)" = "$(field "$TMP/$n.blast" sent) 0"
+}
+
 # held_copy VAR: a copy of this test run with VAR=FILE, which makes its namespaces, starts a suck
 # and a long blast and writes "NS1 NS2 SUCK_PID BLAST_PID" to FILE; once it has, a SIGTERM to the
 # copy, which must end within 10 s with its namespaces and both processes gone (checks named n).
