@@ -102,6 +102,19 @@ sigint_via() {
 		test "$(field "$TMP/$n.out" valid) $(field "$TMP/$n.out" lost)" = "$(field "$TMP/$n.blast" sent) 0"
 }
 
+# none_left DIR: no process runs with a run id of DIR's commands (every suck and blast)
+none_left() {
+	nl_ids=$(sed -n 's/^cmd: .*\/\(suck\|blast\) .* --run-id \([0-9][0-9]*\) .*/\2/p' "$1/env.txt" | sort -u)
+	[ -n "$nl_ids" ] || { echo "no run id in $1/env.txt"; return 1; }
+	for nl_id in $nl_ids; do
+		for nl_p in /proc/[0-9]*; do
+			{ tr '\0' ' ' <"$nl_p/cmdline"; } 2>/dev/null | grep -Eq -- "(suck|blast) .*--run-id $nl_id " &&
+				{ echo "a tool of run $nl_id still running: $nl_p"; return 1; }
+		done
+	done
+	return 0
+}
+
 # held_copy VAR: a copy of this test run with VAR=FILE, which makes its namespaces, starts a suck
 # and a long blast and writes "NS1 NS2 SUCK_PID BLAST_PID" to FILE; once it has, a SIGTERM to the
 # copy, which must end within 10 s with its namespaces and both processes gone (checks named n).

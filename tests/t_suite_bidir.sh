@@ -38,18 +38,6 @@ both_ok() {
 			ok = f > 0 && r > 0 && (s - f - r) <= 1 && (f + r - s) <= 1 && $6 ~ /^ *[0-9.]+/ && $7 ~ /^ *[0-9.]+/ }
 		END { if (!found || !ok) print "both at once: " (found ? "does not add up" : "no row " v); exit !(found && ok) }'
 }
-# none_left DIR: no process runs with a run id of DIR's commands (the sucks and blasts)
-none_left() {
-	nl_ids=$(sed -n 's/^cmd: .*\/\(suck\|blast\) .* --run-id \([0-9][0-9]*\) .*/\2/p' "$1/env.txt" | sort -u)
-	[ -n "$nl_ids" ] || { echo "no run id in $1/env.txt"; return 1; }
-	for nl_id in $nl_ids; do
-		for nl_p in /proc/[0-9]*; do
-			{ tr '\0' ' ' <"$nl_p/cmdline"; } 2>/dev/null | grep -Eq -- "(suck|blast) .*--run-id $nl_id " &&
-				{ echo "a tool of run $nl_id still running: $nl_p"; return 1; }
-		done
-	done
-	return 0
-}
 # common DIR WHAT FWD_ADDR REV_ADDR: the checks of a finished suite --bidir -m mmsg
 common() {
 	check "$2: runs.tsv has the columns" has_cols "$1/runs.tsv" variant direction run received_pct suck_sent suck_valid suck_lost

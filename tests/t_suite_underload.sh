@@ -52,18 +52,6 @@ ul_rows() {
 }
 # cell FILE VARIANT N: the N-th cell of VARIANT's row in "Latency under load"
 cell() { sed -n '/^## Latency under load$/,$p' "$1" | awk -F'|' -v v="$2" -v k="$3" '{ x = $2; gsub(/ /, "", x) } x == v { y = $(k + 1); gsub(/ /, "", y); print y; exit }'; }
-# none_left DIR: no process runs with a run id of DIR's commands (the sucks and every blast)
-none_left() {
-	nl_ids=$(sed -n 's/^cmd: .*\/\(suck\|blast\) .* --run-id \([0-9][0-9]*\) .*/\2/p' "$1/env.txt" | sort -u)
-	[ -n "$nl_ids" ] || { echo "no run id in $1/env.txt"; return 1; }
-	for nl_id in $nl_ids; do
-		for nl_p in /proc/[0-9]*; do
-			{ tr '\0' ' ' <"$nl_p/cmdline"; } 2>/dev/null | grep -Eq -- "(suck|blast) .*--run-id $nl_id " &&
-				{ echo "a tool of run $nl_id still running: $nl_p"; return 1; }
-		done
-	done
-	return 0
-}
 # common DIR WHAT VARIANTS...: the checks of a finished suite --under-load
 common() {
 	cm_d=$1 cm_w=$2
