@@ -201,17 +201,24 @@ fig README.md "medians of 4" "$(md $W 1 copy 2)"
 
 # The zero-copy sink at 64 KB (zerocopy/reproduce.md's ratios).
 Z=$R/zerocopy/reproduce.md
-fig docs/findings.md "send-only sink, 1.22×" "$(md $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 3)"
+fig docs/findings.md "send-only sink, 1.22× the copy (90 % interval 1.20..1.29;" \
+	"$(md $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 3)" - \
+	$(mdr $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 4)
 
-# Fan-in: Jain's index and each sender's share (fanin/table.md, its third table).
-F=$R/fanin/table.md
+# Fan-in: Jain's index and each sender's share, median (least..most) of the runs (fanin/runs.tsv),
+# and the same medians in table.md's third table.
+F=$R/fanin/table.md FR=$R/fanin/runs.tsv
+# fmr VARIANT COL: "MEDIAN MIN MAX" of COL over the variant's runs.
+fmr() { echo "$(tsv $FR "$2" variant="$1" | med)" $(tsv $FR "$2" variant="$1" | rng); }
 for v in copy buffer mmsg gro uring epoll pool; do
-	frow docs/findings.md "variant fair:" $v "$(md $F 3 $v 2)" "$(md $F 3 $v 3)" "$(md $F 3 $v 5)" \
-		"$(md $F 3 $v 7)" "$(md $F 3 $v 9)"
+	frow docs/findings.md "variant fair:" $v $(fmr $v suck_jain) $(fmr $v suck_sender1_share_pct) \
+		$(fmr $v suck_sender2_share_pct) $(fmr $v suck_sender3_share_pct) $(fmr $v suck_sender4_share_pct)
+	check "fanin: table.md's Jain index of $v is runs.tsv's median" \
+		test -z "$(nums_cmp "$(md $F 3 $v 2)" "$(tsv $FR suck_jain variant=$v | med)")"
 done
 fig docs/findings.md "so suck was flooded and took 11–44 % of what was sent" \
 	$(for v in copy buffer mmsg gro uring epoll pool; do md $F 1 $v 5; done | rng)
-fig docs/findings.md "(medians of 4 runs of 2 s;" "$(md $F 1 copy 2)" -
+fig docs/findings.md "(medians (least..most) of 4 runs of 2 s, every run in \`runs.tsv\`;" "$(md $F 1 copy 2)" -
 
 # Loopback and the wire, side by side (loopback/ and wire/table.md).
 L=$R/loopback/table.md W=$R/wire/table.md
@@ -236,36 +243,61 @@ gr_k=$(md $W 3 gro 3) gr_t=$(md $W 3 gro 4) xd_t=$(md $W 3 xdp 4)
 fig docs/findings.md "its kernel work per datagram is 0.63× mmsg's (1700 against 2704 ns, 29.8 datagrams per buffer)" \
 	"$(calc "$gr_k / $mm_k")" "$gr_k" "$mm_k" "$(md $W 3 gro 7)"
 # table.md's rank test of the receive path: gro < mmsg (0.719x, ..., p = 0.0286)
-rp=$(sed -n 's/.*< gro (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = [0-9.]*) < mmsg (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = \([0-9.]*\)).*/\2 \3/p' $W)
-fig docs/findings.md "its total 0.72× (p = 0.029 in table.md's rank test)" $rp
-xp=$(sed -n 's/.*receive path.*: xdp < pool (\([0-9.]*\)x.*/\1/p' $W)
-fig docs/findings.md "xdp has the lowest total (2151 ns, 0.82× pool's and 0.66× gro's)" "$xd_t" "$xp" "$(calc "$xd_t / $gr_t")"
+rp=$(sed -n 's/.*< gro (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = [0-9.]*) < mmsg (\([0-9.]*\)x, \([0-9.]*\)\.\.\([0-9.]*\), p = \([0-9.]*\)).*/\2 \3 \4 \5/p' $W)
+fig docs/findings.md "its total 0.72× (0.56..0.84, p = 0.029 in table.md's rank test)" $rp
+fig docs/findings.md "xdp has the lowest total (2151 ns, 0.82× pool's (0.68..0.99) and 0.66× gro's)" "$xd_t" \
+	$(sed -n 's/.*receive path.*: xdp < pool (\([0-9.]*\)x, \([0-9.]*\)\.\.\([0-9.]*\),.*/\1 \2 \3/p' $W) "$(calc "$xd_t / $gr_t")"
 check "wire/: xdp's total is the lowest" test "$(for v in copy buffer mmsg gro uring epoll pool xdp; do echo "$(md $W 3 $v 4) $v"; done | LC_ALL=C sort -n | head -n 1 | cut -d' ' -f 2)" = xdp
 fig docs/findings.md "pool's kernel figure (218 ns)" "$(md $W 3 pool 3)"
 fig docs/findings.md "(its NAPI thread ran 0.12 s against 0.74–0.90 s for the others)" "$(md $W 3 pool 5)" \
 	$(for v in copy buffer mmsg gro uring epoll xdp; do md $W 3 $v 5; done | rng)
 
-# The ceilings (ceilings/ and cloudflare-2018/reproduce.md's first tables).
+# The ceilings (ceilings/ and cloudflare-2018/reproduce.md's first tables; the CPU figures' range
+# over the runs from each reproduce.tsv: the sender's median, the NAPI thread's mean).
 CE=$R/ceilings/reproduce.md CF=$R/cloudflare-2018/reproduce.md
+CET=$R/ceilings/reproduce.tsv CFT=$R/cloudflare-2018/reproduce.tsv
+# mean: the mean of the numbers on stdin, one a line.
+mean() { awk '{ s += $1 } END { print s / NR }'; }
 for v in sendto sendmmsg gso packet xdp; do
-	frow docs/findings.md "| sending rung |" $v "$(md $CE 1 $v 3)" $(mdr $CE 1 $v 4) "$(md $CE 1 $v 8)"
+	frow docs/findings.md "| sending rung |" $v "$(md $CE 1 $v 3)" $(mdr $CE 1 $v 4) \
+		"$(tsv $CET sender_ns_per_frame row=$v | med)" $(tsv $CET sender_ns_per_frame row=$v | rng)
+	check "ceilings: reproduce.md's sender ns of $v is the runs' median" \
+		test -z "$(nums_cmp "$(md $CE 1 $v 8)" "$(tsv $CET sender_ns_per_frame row=$v | med)")"
 done
 for v in xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer; do
-	frow docs/findings.md "| dropped at |" $v "$(md $CF 1 $v 4)" $(mdr $CF 1 $v 5) "$(md $CF 1 $v 8)"
+	frow docs/findings.md "| dropped at |" $v "$(md $CF 1 $v 4)" $(mdr $CF 1 $v 5) \
+		"$(tsv $CFT napi_ns_per_pkt source=here row=$v | mean)" $(tsv $CFT napi_ns_per_pkt source=here row=$v | rng)
 done
-fig docs/findings.md "with recvmmsg gets 0.13 of it; conntrack costs the input drop the most (0.59 of its rate)" \
-	"$(md $CF 1 app-mmsg 6)" "$(calc "$(md $CF 1 nft-input-ct 4) / $(md $CF 1 nft-input 4)")"
+# cfr A B: A's Mpps over B's, round by round (reproduce.tsv's runs).
+cfr() { awk -F'\t' -v a="$1" -v b="$2" '$1 == "here" && $2 == a { x[$3] = $9 } $1 == "here" && $2 == b { y[$3] = $9 }
+	END { for (r in x) print x[r] / y[r] }' $CFT; }
+fig docs/findings.md "with recvmmsg gets 0.13 of it (0.12..0.16 round by round); conntrack costs the input drop the most (0.59 of its rate, 0.58..0.60)" \
+	"$(md $CF 1 app-mmsg 6)" $(cfr app-mmsg xdp | rng) "$(calc "$(md $CF 1 nft-input-ct 4) / $(md $CF 1 nft-input 4)")" \
+	$(cfr nft-input-ct nft-input | rng)
 fig docs/findings.md "into 64 datagrams" "$(sed -n 's/.*blast -s 32 -b 1 -g \([0-9]*\).*/\1/p' $R/cloudflare-2018/env.txt | head -n 1)"
 
 # Pool against one socket per thread (pool-vs-reuseport/runs.tsv; medians of 3 rounds, a round
 # that received nothing left out).
 P=$R/pool-vs-reuseport/runs.tsv
-pmed() { tsv $P "$3" work="$1" suck="$2" | awk '$1 > 0' | med; }
+pvals() { tsv $P "$3" work="$1" suck="$2" | awk '$1 > 0'; }
+pmed() { pvals "$@" | med; }
+# pmr WORK SUCK: "MEDIAN MIN MAX" of its pps.
+pmr() { echo "$(pmed "$1" "$2" pps)" $(pvals "$1" "$2" pps | rng); }
+# prr WORK A B FIG: A's FIG over B's, round by round (rounds where either received nothing left out).
+prr() { awk -F'\t' -v w="$1" -v a="$2" -v b="$3" -v f="$4" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$1 == w && $h["pps"] > 0 && $2 == a { x[$3] = $h[f] } $1 == w && $h["pps"] > 0 && $2 == b { y[$3] = $h[f] }
+	END { for (r in x) if (r in y) print x[r] / y[r] }' $P; }
 m_pps=$(pmed histogram mmsg pps) j_pps=$(pmed histogram mmsg_-j_2 pps) p_pps=$(pmed histogram pool_--workers_1 pps)
-fig docs/findings.md "received 1.28× what one mmsg socket did (305k against 239k/s" "$(calc "$j_pps / $m_pps")" "$j_pps" "$m_pps"
-fig docs/findings.md "a pool with one worker 0.93× (223k/s) at 1.22× mmsg's CPU per datagram" "$(calc "$p_pps / $m_pps")" "$p_pps" \
-	"$(calc "$(pmed histogram pool_--workers_1 cpu_ns_per_pkt) / $(pmed histogram mmsg cpu_ns_per_pkt)")"
-fig docs/findings.md "(31.8k, 30.1k, 26.3k/s)" "$(pmed histogram:20 mmsg pps)" "$(pmed histogram:20 mmsg_-j_2 pps)" "$(pmed histogram:20 pool_--workers_1 pps)"
+fig docs/findings.md "One socket per thread (\`-m mmsg -j 2\`) received 305k/s (283k..338k) against one mmsg socket's 239k/s (224k..243k): 1.28× (1.26..1.39)" \
+	- $(pmr histogram mmsg_-j_2) $(pmr histogram mmsg) "$(calc "$j_pps / $m_pps")" $(prr histogram "mmsg -j 2" mmsg pps | rng)
+fig docs/findings.md "A pool with one worker received 223k/s (127k..247k), 0.93× (0.57..1.02), at 1.22× mmsg's CPU per datagram (1.19..1.80)" \
+	$(pmr histogram pool_--workers_1) "$(calc "$p_pps / $m_pps")" $(prr histogram "pool --workers 1" mmsg pps | rng) \
+	"$(calc "$(pmed histogram pool_--workers_1 cpu_ns_per_pkt) / $(pmed histogram mmsg cpu_ns_per_pkt)")" \
+	$(prr histogram "pool --workers 1" mmsg cpu_ns_per_pkt | rng)
+fig docs/findings.md "With 20 times the work none was clearly ahead: mmsg 31.8k (25.8k..32.3k), \`-j 2\` 30.1k (23.5k..36.7k; one round received nothing and is left out), the pool 26.3k/s (25.5k..42.0k)" \
+	- $(pmr histogram:20 mmsg) - $(pmr histogram:20 mmsg_-j_2) $(pmr histogram:20 pool_--workers_1)
+check "pool-vs-reuseport: one round of -j 2 at histogram:20 received nothing" \
+	test "$(tsv $P pps work=histogram:20 suck=mmsg_-j_2 | grep -cx 0)" = 1
 
 # Against iperf3 3.21+ --gsro: make perf of 5 December (perf/perf-2026-12-05.txt).
 P5=$R/perf/perf-2026-12-05.txt
@@ -275,23 +307,30 @@ frow docs/findings.md "results/reference/perf/perf-2026-12-05.txt" "suck gro rec
 	$(pline $P5 64 "ratio suck gro received/") $(pline $P5 1450 "ratio suck gro received/")
 check "perf-2026-12-05: 5 rounds of 2 s, as the README says" grep -q '^1450-byte datagrams on 127.0.0.1: median \[min max\] of 5 rounds of 2 s' $P5
 check "perf-2026-12-05: build c549368, as the README says" grep -q '^build: blast/suck c549368' $P5
-fig docs/findings.md "into a gro that slept at once blast sent 0.89× iperf3" \
-	"$(p1 $R/perf-peer/perf-peer-spin-2026-12-04.txt 1450 "ratio blast sent/iperf3 sent")" -
-fig docs/findings.md "run gave 1.09 sent and 1.09 received" \
-	"$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent" | cut -d' ' -f 1)" \
-	"$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio suck gro received/" | cut -d' ' -f 1)"
+fig docs/findings.md "into a gro that slept at once blast sent 0.89× iperf3 [0.89 0.90]" \
+	"$(p1 $R/perf-peer/perf-peer-spin-2026-12-04.txt 1450 "ratio blast sent/iperf3 sent")" - \
+	$(pline $R/perf-peer/perf-peer-spin-2026-12-04.txt 1450 "ratio blast sent/iperf3 sent" | cut -d' ' -f 2-3)
+fig docs/findings.md "run gave 1.09 sent [1.08 1.17] and 1.09 received [1.08 1.16]" \
+	$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent") \
+	$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio suck gro received/")
 
-# The call shapes (shapes/runs.tsv: blast's sent Mpps, median of the rounds; a run suck received
-# nothing of left out).
+# The call shapes (shapes/runs.tsv: blast's sent Mpps, median (least..most) of the rounds; a run
+# suck received nothing of left out).
 S=$R/shapes/runs.tsv
-smed() { tsv $S blast_pps size="$1" shape="$2" | awk -v z="$(tsv $S suck_pps size="$1" shape="$2" | tr '\n' ' ')" \
-	'BEGIN { split(z, r, " ") } r[NR] > 0 { print $1 / 1e6 }' | med; }
+svals() { tsv $S blast_pps size="$1" shape="$2" | awk -v z="$(tsv $S suck_pps size="$1" shape="$2" | tr '\n' ' ')" \
+	'BEGIN { split(z, r, " ") } r[NR] > 0 { print $1 / 1e6 }'; }
+smr() { echo "$(svals "$@" | med)" $(svals "$@" | rng); }
 shape_row() { # SIZE SEGS DEFAULT_MESSAGES then the shapes of the row's columns ("" for an empty cell)
 	sr_s=$1 sr_g=$2 sr_b=$3
 	shift 3
-	sr_v="$sr_g $sr_b $(smed "$sr_s" default)"
+	sr_d=$(svals "$sr_s" default | rng)
+	sr_v="$sr_g $sr_b $(smr "$sr_s" default)"
 	for sr in "$@"; do
-		[ -n "$sr" ] && sr_v="$sr_v $(smed "$sr_s" "$(echo "$sr" | tr ' ' _)")"
+		[ -n "$sr" ] || continue
+		sr_v="$sr_v $(smr "$sr_s" "$(echo "$sr" | tr ' ' _)")"
+		# "no shape's least is above the default's most"
+		check "shapes/runs.tsv: at $sr_s B the least of $sr is not above the default's most" test "$(svals "$sr_s" "$(echo "$sr" | tr ' ' _)" |
+			rng | awk -v d="$sr_d" '{ split(d, e, " "); print ($1 <= e[2]) }')" = 1
 	done
 	check "shapes/runs.tsv: at $sr_s B the default is $sr_g × $sr_b" \
 		test "$(tsv $S segs size="$sr_s" shape=default | sort -u) $(tsv $S batch size="$sr_s" shape=default | sort -u)" = "$sr_g $sr_b"
@@ -302,6 +341,8 @@ shape_row 256 128 2 "-g 128 -b 1" "-g 128 -b 4" "-g 128 -b 8"
 shape_row 512 127 1 "-g 127 -b 2" "-g 127 -b 4"
 shape_row 1450 45 1 "-g 45 -b 2" "-g 45 -b 4" "-g 45 -b 8"
 shape_row 8972 7 1 "-g 7 -b 2" "-g 7 -b 4" "-g 7 -b 8"
+check "docs/findings.md says no shape's least is above the default's most" \
+	says docs/findings.md "No shape beats the default beyond the round-to-round noise (no shape's least is above the default's most)"
 fig docs/findings.md "At 64 B blast sends 128-segment messages, 8 in a call." - "$(tsv $S segs size=64 shape=default | sort -u)" "$(tsv $S batch size=64 shape=default | sort -u)"
 
 # Where the CPU goes (profile/profile-2026-12-03.tsv, rounded to whole per cent).
@@ -318,8 +359,12 @@ P3=$R/perf/perf-2026-12-03.txt
 cb1450=$(tsv $PR copy_bound_pps tool=blast size=1450) cb64=$(tsv $PR copy_bound_pps tool=blast size=64)
 b1450=$(pline $P3 1450 "blast (default) into suck -m gro (sent)" | cut -d' ' -f 1)
 b64=$(pline $P3 64 "blast (default) into suck -m gro (sent)" | cut -d' ' -f 1)
-fig docs/findings.md "moves 23.4 GB/s in 1450-byte pieces: both tools run at about 0.22× that copy-bound rate at 1450 bytes and 0.24× at 64" \
-	"$(tsv $PR bare_copy_gbs tool=blast size=1450)" - "$(calc "$b1450 / $cb1450")" - "$(calc "$b64 / $cb64")" -
+# ofcb SIZE COPYBOUND: blast's least and most sent pps of make perf's rounds over the copy-bound rate.
+ofcb() { pline $P3 "$1" "blast (default) into suck -m gro (sent)" | awk -v c="$2" '{ print $2 / c, $3 / c }'; }
+fig docs/findings.md "(\`bare copy\`, one run of 1 s in that profile) moves 23.4 GB/s in 1450-byte pieces. Both tools run at about 0.22× that copy-bound rate at 1450 bytes and 0.24× at 64 (blast's rounds in \`make perf\` of 3 December: 0.19..0.22 and 0.20..0.26)" \
+	- "$(tsv $PR bare_copy_gbs tool=blast size=1450)" - "$(calc "$b1450 / $cb1450")" - "$(calc "$b64 / $cb64")" - - \
+	$(ofcb 1450 "$cb1450") $(ofcb 64 "$cb64")
+check "profile: bare copy ran one run of 1 s" grep -qF "bare copy -s \"\$SIZE\" -t 1 " scripts/profile
 
 # ---- docs/reference.md ----
 D=docs/reference.md
