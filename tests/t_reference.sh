@@ -565,87 +565,117 @@ check "ndr: flooded over zero-loss runs from about 9 to about 13 ($nd_r)" \
 # ---- docs/performance.md ----
 D=docs/performance.md
 
-# The committed run of 5 December: its targets (perf/perf-2026-12-05.txt, targets lines).
+# The committed run of 5 December: its targets (perf/perf-2026-12-05.txt, targets lines), each
+# with the per-round min and max of its ratio line.
 tg() { tline $P5 "$1"; }
-frow $D "its targets:" "blast \`-b 1\` pps vs a bare \`sendto\` loop (≥ 0.97)" "$(tg "blast -b 1 pps >= 0.97 x bare sendto loop")"
-frow $D "its targets:" "suck \`-m buffer\` CPU per datagram vs a bare \`recvfrom\` loop (≤ 1.05)" "$(tg "suck -m buffer cpu/datagram <= 1.05 x bare recvfrom")"
-frow $D "its targets:" "suck \`-m mmsg\` CPU per datagram vs a bare \`recvmmsg\` loop (≤ 1.05)" \
-	"$(tg "counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tg "counting off <= 1.05 x bare (CPU per datagram), 64 B")"
+# rr SIZE LABEL: min and max of the first ratio on LABEL's line in the SIZE-byte section.
+rr() { pline $P5 "$1" "$2" | cut -d' ' -f 2-3; }
+# trow ROW LABEL1450 RATIO1450 [LABEL64 RATIO64]: the targets table's ROW.
+trow() {
+	if [ $# -gt 3 ]; then
+		frow $D "its targets:" "$1" "$(tg "$2")" $(rr 1450 "$3") "$(tg "$4")" $(rr 64 "$5")
+	else
+		frow $D "its targets:" "$1" "$(tg "$2")" $(rr 1450 "$3")
+	fi
+}
+trow "blast \`-b 1\` pps vs a bare \`sendto\` loop (≥ 0.97)" "blast -b 1 pps >= 0.97 x bare sendto loop" "ratio blast/bare"
+trow "suck \`-m buffer\` CPU per datagram vs a bare \`recvfrom\` loop (≤ 1.05)" "suck -m buffer cpu/datagram <= 1.05 x bare recvfrom" "ratio buffer/bare"
+trow "suck \`-m mmsg\` CPU per datagram vs a bare \`recvmmsg\` loop (≤ 1.05)" \
+	"counting off <= 1.05 x bare (CPU per datagram), 1450 B" "ratio mmsg/bare" "counting off <= 1.05 x bare (CPU per datagram), 64 B" "ratio mmsg/bare"
 check "perf-2026-12-05: the mmsg target's 1450 B figure is the recvmmsg pair's" \
 	test "$(tg "suck -m mmsg cpu/datagram <= 1.05 x bare recvmmsg")" = "$(tg "counting off <= 1.05 x bare (CPU per datagram), 1450 B")"
 for t in "uring:suck \`-m uring\` CPU per datagram vs the bare io_uring loop (≤ 1.05):suck uring <= 1.05 x bare io_uring" \
 	"epoll:suck \`-m epoll\` vs bare epoll (≤ 1.05):suck epoll <= 1.05 x bare epoll" \
 	"pool:suck \`-m pool\` vs bare pool (≤ 1.05):suck pool <= 1.05 x bare pool"; do
-	row=${t#*:} lab=${row##*:} row=${row%:*}
-	frow $D "its targets:" "$row" "$(tg "$lab (CPU per datagram), 1450 B")" "$(tg "$lab (CPU per datagram), 64 B")"
+	v=${t%%:*} row=${t#*:} lab=${row##*:} row=${row%:*}
+	trow "$row" "$lab (CPU per datagram), 1450 B" "ratio $v/bare" "$lab (CPU per datagram), 64 B" "ratio $v/bare"
 done
-frow $D "its targets:" "suck \`-m mmsg --latency\` CPU per datagram vs suck \`-m mmsg\` (≤ 1.10)" \
-	"$(tg "suck mmsg --latency <= 1.10 x without (CPU per datagram), 1450 B")" "$(tg "suck mmsg --latency <= 1.10 x without (CPU per datagram), 64 B")"
-frow $D "its targets:" "suck \`-m xdp\` vs bare xdp on veth (≤ 1.05)" \
-	"$(tg "suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B")" "$(tg "suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 64 B")"
-frow $D "its targets:" "blast default sent pps vs iperf3 3.21+ \`--gsro\` client (≥ 1.10, ≥ 1.25)" \
-	"$(tg "blast default sent pps >= 1.10 x iperf3 client, 1450 B")" "$(tg "blast default sent pps >= 1.25 x iperf3 client, 64 B")"
-frow $D "its targets:" "suck \`-m gro\` received pps vs iperf3 3.21+ \`--gsro\` server (≥ 1.05)" \
-	"$(tg "suck -m gro received pps >= 1.05 x iperf3 server, 1450 B")" "$(tg "suck -m gro received pps >= 1.05 x iperf3 server, 64 B")"
+trow "suck \`-m mmsg --latency\` CPU per datagram vs suck \`-m mmsg\` (≤ 1.10)" \
+	"suck mmsg --latency <= 1.10 x without (CPU per datagram), 1450 B" "ratio latency/without" \
+	"suck mmsg --latency <= 1.10 x without (CPU per datagram), 64 B" "ratio latency/without"
+trow "suck \`-m xdp\` vs bare xdp on veth (≤ 1.05)" \
+	"suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B" "ratio xdp/bare" \
+	"suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 64 B" "ratio xdp/bare"
+trow "blast default sent pps vs iperf3 3.21+ \`--gsro\` client (≥ 1.10, ≥ 1.25)" \
+	"blast default sent pps >= 1.10 x iperf3 client, 1450 B" "ratio blast sent/iperf3 sent" \
+	"blast default sent pps >= 1.25 x iperf3 client, 64 B" "ratio blast sent/iperf3 sent"
+trow "suck \`-m gro\` received pps vs iperf3 3.21+ \`--gsro\` server (≥ 1.05)" \
+	"suck -m gro received pps >= 1.05 x iperf3 server, 1450 B" "ratio suck gro received/" \
+	"suck -m gro received pps >= 1.05 x iperf3 server, 64 B" "ratio suck gro received/"
 check "perf-2026-12-05: xdp's target not met, every other met" \
 	test "$(grep -c '^  NOT MET' $P5) $(grep '^  NOT MET' $P5 | grep -c 'suck xdp')" = "2 2"
-fig $D "suck \`-m gro\` beside bare recvmmsg (no target) is 1.010 and 1.051" \
-	"$(p1 $P5 1450 "ratio gro/bare")" "$(p1 $P5 64 "ratio gro/bare")"
-fig $D "Of the other receivers, copy costs 1.036× (1450 B)" "$(p1 $P5 1450 "ratio copy/bare")" -
+fig $D "suck \`-m gro\` beside bare recvmmsg (no target) is 1.010 [0.986 1.019] and 1.051 [1.027 1.071]" \
+	$(pline $P5 1450 "ratio gro/bare") $(pline $P5 64 "ratio gro/bare")
+fig $D "Of the other receivers, copy costs 1.036× [1.002 1.049] (1450 B) and 1.022× [1.016 1.045] (64 B)" \
+	$(pline $P5 1450 "ratio copy/bare") - $(pline $P5 64 "ratio copy/bare") -
+# the send pairs' CPU ratios (the second figure of each ratio line): medians and rounds
+spr() { for sz in 1450 64; do awk -v sz="$sz" '$0 ~ "^" sz "-byte datagrams" { s = 1; next } s && /^[0-9]+-byte datagrams/ { exit }
+	s && /ratio blast\/bare/ { gsub(/[][]/, " "); print $6, $7, $8 }' $P5; done; }
+fig $D "(\`sendto\`, \`sendmmsg\` and GSO, both sizes: medians 1.008–1.017, rounds 1.002–1.028)" \
+	$(spr | cut -d' ' -f 1 | rng) $(spr | tr ' ' '\n' | rng)
+check "perf-2026-12-05: every send pair's median within 2 % of CPU per datagram" test "$(spr | cut -d' ' -f 1 | rng | awk '{ print ($2 < 1.02) }')" = 1
+fig $D "**1.082×** [1.057 1.103] the CPU per datagram at 1450 bytes and **1.101×** [1.010 1.112] at 64 bytes" \
+	$(pline $P5 1450 "ratio io_uring/recvmmsg") - $(pline $P5 64 "ratio io_uring/recvmmsg") -
+fig $D "it received 5.25 M [5.02 5.68] of the 5.31 M [5.08 5.79] datagrams/s blast sent at 1450 bytes" \
+	$(pline $P5 1450 "suck -m gro (received)" | awk '{ print $1 / 1e6, $2 / 1e6, $3 / 1e6 }') \
+	$(pline $P5 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6, $2 / 1e6, $3 / 1e6 }') -
+fig $D "the same calls cost 953 ns per datagram [897 1288] at 1450 B" \
+	$(pline $P5 1450 "blast -b 32" | cut -d' ' -f 4-6) -
+fig $D "1.579× [1.307 1.786] the CPU per datagram at 1450 B and 1.678× [1.532 1.745] at 64 B" \
+	$(pline $P5 1450 "ratio pool/mmsg") - $(pline $P5 64 "ratio pool/mmsg") -
 
 # 3 December (perf/perf-2026-12-03.txt): the table against iperf3 3.21+ --gsro.
 M3="\`results/reference/perf/perf-2026-12-03.txt\`"
 p3() { pline $P3 "$1" "$2" | cut -d' ' -f 1; }
-frow $D "$M3" "blast default, sent pps" "$(p3 64 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6 }')" \
-	"$(p3 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6 }')"
-frow $D "$M3" "iperf3 --gsro client, sent pps" "$(p3 64 "iperf3 -u -b 0 -l 64 (sent)" | awk '{ print $1 / 1e6 }')" \
-	"$(p3 1450 "iperf3 -u -b 0 -l 1450 (sent)" | awk '{ print $1 / 1e6 }')"
+# m3 SIZE LABEL: that line's median, min and max in millions.
+m3() { pline $P3 "$1" "$2" | awk '{ print $1 / 1e6, $2 / 1e6, $3 / 1e6 }'; }
+frow $D "$M3" "blast default, sent pps" $(m3 64 "blast (default) into suck -m gro (sent)") $(m3 1450 "blast (default) into suck -m gro (sent)")
+frow $D "$M3" "iperf3 --gsro client, sent pps" $(m3 64 "iperf3 -u -b 0 -l 64 (sent)") $(m3 1450 "iperf3 -u -b 0 -l 1450 (sent)")
 frow $D "$M3" "ratio blast / iperf3 sent (target ≥ 1.25 / ≥ 1.10)" $(pline $P3 64 "ratio blast sent/iperf3 sent") \
 	$(pline $P3 1450 "ratio blast sent/iperf3 sent") "$(p3 1450 "ratio blast sent/iperf3 sent")"
-frow $D "$M3" "suck -m gro, received pps" "$(p3 64 "suck -m gro (received)" | awk '{ print $1 / 1e6 }')" \
-	"$(p3 1450 "suck -m gro (received)" | awk '{ print $1 / 1e6 }')"
-frow $D "$M3" "iperf3 --gsro server, received pps" "$(pline $P3 64 "its server (received)" | awk '{ print $1 / 1e6 }')" \
-	"$(pline $P3 1450 "its server (received)" | awk '{ print $1 / 1e6 }')"
+frow $D "$M3" "suck -m gro, received pps" $(m3 64 "suck -m gro (received)") $(m3 1450 "suck -m gro (received)")
+frow $D "$M3" "iperf3 --gsro server, received pps" $(m3 64 "its server (received)") $(m3 1450 "its server (received)")
 frow $D "$M3" "ratio suck / iperf3 received (target ≥ 1.05)" $(pline $P3 64 "ratio suck gro received/") \
 	$(pline $P3 1450 "ratio suck gro received/")
 fig $D "the sent ratio's median is 1.096 against the target of 1.10" "$(p3 1450 "ratio blast sent/iperf3 sent")" -
+fig $D "(iperf3's own rate at 1450 B moved between 1.07 M and 3.28 M from round to round in this run)" \
+	- - $(m3 1450 "iperf3 -u -b 0 -l 1450 (sent)" | cut -d' ' -f 2-3)
 fig $D "in \`make perf\` it received 3.44 of blast's 3.48 M datagrams/s" \
 	"$(p3 1450 "suck -m gro (received)" | awk '{ print $1 / 1e6 }')" "$(p3 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6 }')"
 
 # 4 December (perf/perf-2026-12-04.txt and perf-peer/perf-peer-2026-12-04.txt).
 P4=$R/perf/perf-2026-12-04.txt PP4=$R/perf-peer/perf-peer-2026-12-04.txt
-fig $D "the full \`make perf\` (5 rounds) gave blast/iperf3 sent 1.77 at 64 B and 1.17 at 1450 B, suck gro/iperf3 server received 1.76 and 0.98" \
-	- - "$(p1 $P4 64 "ratio blast sent/iperf3 sent")" - "$(p1 $P4 1450 "ratio blast sent/iperf3 sent")" - - \
-	"$(p1 $P4 64 "ratio suck gro received/")" "$(p1 $P4 1450 "ratio suck gro received/")"
-fig $D "(only the rows against iperf3, alternating, so that more rounds fit in a quiet window) gave 1.69 and 1.69 at 64 B, 0.98 and 0.98 at 1450 B" \
-	- "$(p1 $PP4 64 "ratio blast sent/iperf3 sent")" "$(p1 $PP4 64 "ratio suck gro received/")" - \
-	"$(p1 $PP4 1450 "ratio blast sent/iperf3 sent")" "$(p1 $PP4 1450 "ratio suck gro received/")" -
-fig $D "Within one round at 1450 B, iperf3 ranged from 1.33 M to 5.82 M datagrams/s and blast from 1.16 M to 3.97 M" \
+sent="ratio blast sent/iperf3 sent" rcvd="ratio suck gro received/"
+fig $D "the full \`make perf\` (5 rounds) gave blast/iperf3 sent 1.77 [1.53 2.47] at 64 B and 1.17 [0.67 3.35] at 1450 B, suck gro/iperf3 server received 1.76 [1.53 2.52] and 0.98 [0.63 2.93]" \
+	- - $(pline $P4 64 "$sent") - $(pline $P4 1450 "$sent") - - $(pline $P4 64 "$rcvd") $(pline $P4 1450 "$rcvd")
+fig $D "(only the rows against iperf3, alternating, so that more rounds fit in a quiet window) gave 1.69 [0.83 2.73] and 1.69 [0.83 2.71] at 64 B, 0.98 [0.44 1.80] and 0.98 [0.44 1.83] at 1450 B" \
+	- $(pline $PP4 64 "$sent") $(pline $PP4 64 "$rcvd") - $(pline $PP4 1450 "$sent") $(pline $PP4 1450 "$rcvd") -
+fig $D "From round to round at 1450 B, iperf3 ranged from 1.33 M to 5.82 M datagrams/s and blast from 1.16 M to 3.97 M" \
 	- - $(pline $PP4 1450 "iperf3 -u -b 0 -l 1450 (sent)" | awk '{ print $2 / 1e6, $3 / 1e6 }') \
 	$(pline $PP4 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $2 / 1e6, $3 / 1e6 }')
-fig $D "the reference run of 2026-12-04 gave 1.054 at 1450 bytes and 1.041 at 64" \
-	- - - "$(pline $P4 1450 "ratio jitter/without" | cut -d' ' -f 1)" - "$(pline $P4 64 "ratio jitter/without" | cut -d' ' -f 1)" -
-fig $D "recvmmsg pair (loss runs on, jitter and echo off, against bare recvmmsg) at both sizes, 1.025 and 1.010 in that run" \
-	"$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 64 B")"
+fig $D "The reference run of 2026-12-04 gave 1.054 [1.036 1.065] at 1450 bytes and 1.041 [1.035 1.050] at 64" \
+	- - - $(pline $P4 1450 "ratio jitter/without") - $(pline $P4 64 "ratio jitter/without") -
+fig $D "recvmmsg pair (loss runs on, jitter and echo off, against bare recvmmsg) at both sizes, 1.025 [1.021 1.031] and 1.010 [1.003 1.013] in that run" \
+	$(pline $P4 1450 "ratio mmsg/bare") $(pline $P4 64 "ratio mmsg/bare")
+check "perf-2026-12-04: the recvmmsg target is the mmsg/bare ratio's median" \
+	test "$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 1450 B") $(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 64 B")" = \
+	"$(p1 $P4 1450 "ratio mmsg/bare") $(p1 $P4 64 "ratio mmsg/bare")"
 
 # The quiet runs: --spin (perf-peer-spin-2026-12-04.txt) and poll, then sleep (perf-peer-poll-2026-12-04.txt).
 PS=$R/perf-peer/perf-peer-spin-2026-12-04.txt PL=$R/perf-peer/perf-peer-poll-2026-12-04.txt
-fig $D "at 1450 B iperf3's client is ahead of blast into a blocking suck gro, 0.89 sent and 0.90 received" \
-	- - "$(p1 $PS 1450 "ratio blast sent/iperf3 sent")" "$(p1 $PS 1450 "ratio suck gro received/")"
-fig $D "also runs blast into \`suck -m gro --spin\` (never blocks): 1.18 sent and 1.19 received against iperf3" \
-	"$(p1 $PS 1450 "ratio blast sent (suck --spin)/iperf3 sent")" "$(p1 $PS 1450 "ratio suck gro --spin received/")" -
-set -- $(pline $PL 1450 "ratio blast sent/iperf3 sent") $(pline $PL 1450 "ratio suck gro received/")
-fig $D "at 1450 B blast default 1.172 of iperf3's client sent (per round 1.155–1.183), suck gro 1.178 of its server received (1.157–1.190); \`--spin\` beside it 1.180 and 1.187; at 64 B 3.08 and 3.08" \
+fig $D "at 1450 B iperf3's client is ahead of blast into a blocking suck gro, 0.89 [0.89 0.90] sent and 0.90 [0.89 0.91] received" \
+	- - $(pline $PS 1450 "$sent") $(pline $PS 1450 "$rcvd")
+fig $D "with the noise gone the spread of a ratio is ±1 %" "$(pline $PS 1450 "$sent" | awk '{ print ($3 - $2) / 2 / $1 * 100 }')"
+fig $D "also runs blast into \`suck -m gro --spin\` (never blocks): 1.18 [1.18 1.19] sent and 1.19 [1.18 1.19] received against iperf3" \
+	$(pline $PS 1450 "ratio blast sent (suck --spin)/iperf3 sent") $(pline $PS 1450 "ratio suck gro --spin received/") -
+set -- $(pline $PL 1450 "$sent") $(pline $PL 1450 "$rcvd")
+fig $D "at 1450 B blast default 1.172 of iperf3's client sent (per round 1.155–1.183), suck gro 1.178 of its server received (1.157–1.190); \`--spin\` beside it 1.180 (1.158–1.185) and 1.187 (1.168–1.192); at 64 B 3.08 (3.03–3.17) and 3.08 (3.04–3.17)" \
 	- "$1" - "$2" "$3" "$4" "$5" "$6" \
-	"$(p1 $PL 1450 "ratio blast sent (suck --spin)/iperf3 sent")" "$(p1 $PL 1450 "ratio suck gro --spin received/")" - \
-	"$(p1 $PL 64 "ratio blast sent/iperf3 sent")" "$(p1 $PL 64 "ratio suck gro received/")"
-# 5 December, the full make perf, and the --peer-only run of that day (perf-peer-2026-12-05.txt).
-fig $D "met, 1.22 and 2.56 sent, 1.23 and 2.71 received" \
-	"$(p1 $P5 1450 "ratio blast sent/iperf3 sent")" "$(p1 $P5 64 "ratio blast sent/iperf3 sent")" \
-	"$(p1 $P5 1450 "ratio suck gro received/")" "$(p1 $P5 64 "ratio suck gro received/")"
-fig $D "a \`--peer-only -r 5 -t 2\` run right after it 1.09 and 1.09" - - \
-	"$(p1 $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent")" \
-	"$(p1 $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio suck gro received/")"
+	$(pline $PL 1450 "ratio blast sent (suck --spin)/iperf3 sent") $(pline $PL 1450 "ratio suck gro --spin received/") - \
+	$(pline $PL 64 "$sent") $(pline $PL 64 "$rcvd")
+# 5 December: the --peer-only run of that day (perf-peer-2026-12-05.txt).
+fig $D "polls before every sleep) a \`--peer-only -r 5 -t 2\` run gave 1.09 [1.08 1.17] sent and 1.09 [1.08 1.16] received" \
+	- - $(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "$sent") $(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "$rcvd")
 
 # Where the limit is (profile/profile-2026-12-03.tsv, one decimal).
 for c in "copy: the kernel's copy of the payload:copy_pct" "call: per system call and message header:call_pct" \
