@@ -194,24 +194,36 @@ for v in mmsg gro xdp; do
 		"$(md $W 3 $v 4)" $(mdr $W 3 $v 4) "$(md $W 1 $v 8)" $(mdr $W 1 $v 8)
 done
 tot=$(for v in copy buffer mmsg gro uring epoll pool xdp; do md $W 3 $v 4; done | rng)
-fig README.md "differ by up to 2.9× in CPU per datagram" "$(calc "$(word 2 $tot) / $(word 1 $tot)")"
+# the variants of the least and the most median total, and the ratio of their runs' extremes
+lo_v=$(for v in copy buffer mmsg gro uring epoll pool xdp; do echo "$(md $W 3 $v 4) $v"; done | LC_ALL=C sort -n | head -n 1 | cut -d' ' -f 2)
+hi_v=$(for v in copy buffer mmsg gro uring epoll pool xdp; do echo "$(md $W 3 $v 4) $v"; done | LC_ALL=C sort -n | tail -n 1 | cut -d' ' -f 2)
+set -- $(mdr $W 3 "$lo_v" 4) $(mdr $W 3 "$hi_v" 4)
+fig README.md "medians differ by up to 2.9× in CPU per datagram (1.9..3.7 run against run)" \
+	"$(calc "$(word 2 $tot) / $(word 1 $tot)")" "$(calc "$3 / $2")" "$(calc "$4 / $1")"
 fig README.md "medians of 4" "$(md $W 1 copy 2)"
 
 # ---- docs/findings.md ----
 
 # The zero-copy sink at 64 KB (zerocopy/reproduce.md's ratios).
 Z=$R/zerocopy/reproduce.md
-fig docs/findings.md "send-only sink, 1.22×" "$(md $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 3)"
+fig docs/findings.md "send-only sink, 1.22× the copy (90 % interval 1.20..1.29;" \
+	"$(md $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 3)" - \
+	$(mdr $Z 3 "datagrams/s into the sink, zero copy / copy, 65435 B" 4)
 
-# Fan-in: Jain's index and each sender's share (fanin/table.md, its third table).
-F=$R/fanin/table.md
+# Fan-in: Jain's index and each sender's share, median (least..most) of the runs (fanin/runs.tsv),
+# and the same medians in table.md's third table.
+F=$R/fanin/table.md FR=$R/fanin/runs.tsv
+# fmr VARIANT COL: "MEDIAN MIN MAX" of COL over the variant's runs.
+fmr() { echo "$(tsv $FR "$2" variant="$1" | med)" $(tsv $FR "$2" variant="$1" | rng); }
 for v in copy buffer mmsg gro uring epoll pool; do
-	frow docs/findings.md "variant fair:" $v "$(md $F 3 $v 2)" "$(md $F 3 $v 3)" "$(md $F 3 $v 5)" \
-		"$(md $F 3 $v 7)" "$(md $F 3 $v 9)"
+	frow docs/findings.md "variant fair:" $v $(fmr $v suck_jain) $(fmr $v suck_sender1_share_pct) \
+		$(fmr $v suck_sender2_share_pct) $(fmr $v suck_sender3_share_pct) $(fmr $v suck_sender4_share_pct)
+	check "fanin: table.md's Jain index of $v is runs.tsv's median" \
+		test -z "$(nums_cmp "$(md $F 3 $v 2)" "$(tsv $FR suck_jain variant=$v | med)")"
 done
 fig docs/findings.md "so suck was flooded and took 11–44 % of what was sent" \
 	$(for v in copy buffer mmsg gro uring epoll pool; do md $F 1 $v 5; done | rng)
-fig docs/findings.md "(medians of 4 runs of 2 s;" "$(md $F 1 copy 2)" -
+fig docs/findings.md "(medians (least..most) of 4 runs of 2 s, every run in \`runs.tsv\`;" "$(md $F 1 copy 2)" -
 
 # Loopback and the wire, side by side (loopback/ and wire/table.md).
 L=$R/loopback/table.md W=$R/wire/table.md
@@ -236,36 +248,61 @@ gr_k=$(md $W 3 gro 3) gr_t=$(md $W 3 gro 4) xd_t=$(md $W 3 xdp 4)
 fig docs/findings.md "its kernel work per datagram is 0.63× mmsg's (1700 against 2704 ns, 29.8 datagrams per buffer)" \
 	"$(calc "$gr_k / $mm_k")" "$gr_k" "$mm_k" "$(md $W 3 gro 7)"
 # table.md's rank test of the receive path: gro < mmsg (0.719x, ..., p = 0.0286)
-rp=$(sed -n 's/.*< gro (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = [0-9.]*) < mmsg (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = \([0-9.]*\)).*/\2 \3/p' $W)
-fig docs/findings.md "its total 0.72× (p = 0.029 in table.md's rank test)" $rp
-xp=$(sed -n 's/.*receive path.*: xdp < pool (\([0-9.]*\)x.*/\1/p' $W)
-fig docs/findings.md "xdp has the lowest total (2151 ns, 0.82× pool's and 0.66× gro's)" "$xd_t" "$xp" "$(calc "$xd_t / $gr_t")"
+rp=$(sed -n 's/.*< gro (\([0-9.]*\)x, [0-9.]*\.\.[0-9.]*, p = [0-9.]*) < mmsg (\([0-9.]*\)x, \([0-9.]*\)\.\.\([0-9.]*\), p = \([0-9.]*\)).*/\2 \3 \4 \5/p' $W)
+fig docs/findings.md "its total 0.72× (0.56..0.84, p = 0.029 in table.md's rank test)" $rp
+fig docs/findings.md "xdp has the lowest total (2151 ns, 0.82× pool's (0.68..0.99) and 0.66× gro's)" "$xd_t" \
+	$(sed -n 's/.*receive path.*: xdp < pool (\([0-9.]*\)x, \([0-9.]*\)\.\.\([0-9.]*\),.*/\1 \2 \3/p' $W) "$(calc "$xd_t / $gr_t")"
 check "wire/: xdp's total is the lowest" test "$(for v in copy buffer mmsg gro uring epoll pool xdp; do echo "$(md $W 3 $v 4) $v"; done | LC_ALL=C sort -n | head -n 1 | cut -d' ' -f 2)" = xdp
 fig docs/findings.md "pool's kernel figure (218 ns)" "$(md $W 3 pool 3)"
 fig docs/findings.md "(its NAPI thread ran 0.12 s against 0.74–0.90 s for the others)" "$(md $W 3 pool 5)" \
 	$(for v in copy buffer mmsg gro uring epoll xdp; do md $W 3 $v 5; done | rng)
 
-# The ceilings (ceilings/ and cloudflare-2018/reproduce.md's first tables).
+# The ceilings (ceilings/ and cloudflare-2018/reproduce.md's first tables; the CPU figures' range
+# over the runs from each reproduce.tsv: the sender's median, the NAPI thread's mean).
 CE=$R/ceilings/reproduce.md CF=$R/cloudflare-2018/reproduce.md
+CET=$R/ceilings/reproduce.tsv CFT=$R/cloudflare-2018/reproduce.tsv
+# mean: the mean of the numbers on stdin, one a line.
+mean() { awk '{ s += $1 } END { print s / NR }'; }
 for v in sendto sendmmsg gso packet xdp; do
-	frow docs/findings.md "| sending rung |" $v "$(md $CE 1 $v 3)" $(mdr $CE 1 $v 4) "$(md $CE 1 $v 8)"
+	frow docs/findings.md "| sending rung |" $v "$(md $CE 1 $v 3)" $(mdr $CE 1 $v 4) \
+		"$(tsv $CET sender_ns_per_frame row=$v | med)" $(tsv $CET sender_ns_per_frame row=$v | rng)
+	check "ceilings: reproduce.md's sender ns of $v is the runs' median" \
+		test -z "$(nums_cmp "$(md $CE 1 $v 8)" "$(tsv $CET sender_ns_per_frame row=$v | med)")"
 done
 for v in xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer; do
-	frow docs/findings.md "| dropped at |" $v "$(md $CF 1 $v 4)" $(mdr $CF 1 $v 5) "$(md $CF 1 $v 8)"
+	frow docs/findings.md "| dropped at |" $v "$(md $CF 1 $v 4)" $(mdr $CF 1 $v 5) \
+		"$(tsv $CFT napi_ns_per_pkt source=here row=$v | mean)" $(tsv $CFT napi_ns_per_pkt source=here row=$v | rng)
 done
-fig docs/findings.md "with recvmmsg gets 0.13 of it; conntrack costs the input drop the most (0.59 of its rate)" \
-	"$(md $CF 1 app-mmsg 6)" "$(calc "$(md $CF 1 nft-input-ct 4) / $(md $CF 1 nft-input 4)")"
+# cfr A B: A's Mpps over B's, round by round (reproduce.tsv's runs).
+cfr() { awk -F'\t' -v a="$1" -v b="$2" '$1 == "here" && $2 == a { x[$3] = $9 } $1 == "here" && $2 == b { y[$3] = $9 }
+	END { for (r in x) print x[r] / y[r] }' $CFT; }
+fig docs/findings.md "with recvmmsg gets 0.13 of it (0.12..0.16 round by round); conntrack costs the input drop the most (0.59 of its rate, 0.58..0.60)" \
+	"$(md $CF 1 app-mmsg 6)" $(cfr app-mmsg xdp | rng) "$(calc "$(md $CF 1 nft-input-ct 4) / $(md $CF 1 nft-input 4)")" \
+	$(cfr nft-input-ct nft-input | rng)
 fig docs/findings.md "into 64 datagrams" "$(sed -n 's/.*blast -s 32 -b 1 -g \([0-9]*\).*/\1/p' $R/cloudflare-2018/env.txt | head -n 1)"
 
 # Pool against one socket per thread (pool-vs-reuseport/runs.tsv; medians of 3 rounds, a round
 # that received nothing left out).
 P=$R/pool-vs-reuseport/runs.tsv
-pmed() { tsv $P "$3" work="$1" suck="$2" | awk '$1 > 0' | med; }
+pvals() { tsv $P "$3" work="$1" suck="$2" | awk '$1 > 0'; }
+pmed() { pvals "$@" | med; }
+# pmr WORK SUCK: "MEDIAN MIN MAX" of its pps.
+pmr() { echo "$(pmed "$1" "$2" pps)" $(pvals "$1" "$2" pps | rng); }
+# prr WORK A B FIG: A's FIG over B's, round by round (rounds where either received nothing left out).
+prr() { awk -F'\t' -v w="$1" -v a="$2" -v b="$3" -v f="$4" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$1 == w && $h["pps"] > 0 && $2 == a { x[$3] = $h[f] } $1 == w && $h["pps"] > 0 && $2 == b { y[$3] = $h[f] }
+	END { for (r in x) if (r in y) print x[r] / y[r] }' $P; }
 m_pps=$(pmed histogram mmsg pps) j_pps=$(pmed histogram mmsg_-j_2 pps) p_pps=$(pmed histogram pool_--workers_1 pps)
-fig docs/findings.md "received 1.28× what one mmsg socket did (305k against 239k/s" "$(calc "$j_pps / $m_pps")" "$j_pps" "$m_pps"
-fig docs/findings.md "a pool with one worker 0.93× (223k/s) at 1.22× mmsg's CPU per datagram" "$(calc "$p_pps / $m_pps")" "$p_pps" \
-	"$(calc "$(pmed histogram pool_--workers_1 cpu_ns_per_pkt) / $(pmed histogram mmsg cpu_ns_per_pkt)")"
-fig docs/findings.md "(31.8k, 30.1k, 26.3k/s)" "$(pmed histogram:20 mmsg pps)" "$(pmed histogram:20 mmsg_-j_2 pps)" "$(pmed histogram:20 pool_--workers_1 pps)"
+fig docs/findings.md "One socket per thread (\`-m mmsg -j 2\`) received 305k/s (283k..338k) against one mmsg socket's 239k/s (224k..243k): 1.28× (1.26..1.39)" \
+	- $(pmr histogram mmsg_-j_2) $(pmr histogram mmsg) "$(calc "$j_pps / $m_pps")" $(prr histogram "mmsg -j 2" mmsg pps | rng)
+fig docs/findings.md "A pool with one worker received 223k/s (127k..247k), 0.93× (0.57..1.02), at 1.22× mmsg's CPU per datagram (1.19..1.80)" \
+	$(pmr histogram pool_--workers_1) "$(calc "$p_pps / $m_pps")" $(prr histogram "pool --workers 1" mmsg pps | rng) \
+	"$(calc "$(pmed histogram pool_--workers_1 cpu_ns_per_pkt) / $(pmed histogram mmsg cpu_ns_per_pkt)")" \
+	$(prr histogram "pool --workers 1" mmsg cpu_ns_per_pkt | rng)
+fig docs/findings.md "With 20 times the work none was clearly ahead: mmsg 31.8k (25.8k..32.3k), \`-j 2\` 30.1k (23.5k..36.7k; one round received nothing and is left out), the pool 26.3k/s (25.5k..42.0k)" \
+	- $(pmr histogram:20 mmsg) - $(pmr histogram:20 mmsg_-j_2) $(pmr histogram:20 pool_--workers_1)
+check "pool-vs-reuseport: one round of -j 2 at histogram:20 received nothing" \
+	test "$(tsv $P pps work=histogram:20 suck=mmsg_-j_2 | grep -cx 0)" = 1
 
 # Against iperf3 3.21+ --gsro: make perf of 5 December (perf/perf-2026-12-05.txt).
 P5=$R/perf/perf-2026-12-05.txt
@@ -275,23 +312,30 @@ frow docs/findings.md "results/reference/perf/perf-2026-12-05.txt" "suck gro rec
 	$(pline $P5 64 "ratio suck gro received/") $(pline $P5 1450 "ratio suck gro received/")
 check "perf-2026-12-05: 5 rounds of 2 s, as the README says" grep -q '^1450-byte datagrams on 127.0.0.1: median \[min max\] of 5 rounds of 2 s' $P5
 check "perf-2026-12-05: build c549368, as the README says" grep -q '^build: blast/suck c549368' $P5
-fig docs/findings.md "into a gro that slept at once blast sent 0.89× iperf3" \
-	"$(p1 $R/perf-peer/perf-peer-spin-2026-12-04.txt 1450 "ratio blast sent/iperf3 sent")" -
-fig docs/findings.md "run gave 1.09 sent and 1.09 received" \
-	"$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent" | cut -d' ' -f 1)" \
-	"$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio suck gro received/" | cut -d' ' -f 1)"
+fig docs/findings.md "into a gro that slept at once blast sent 0.89× iperf3 [0.89 0.90]" \
+	"$(p1 $R/perf-peer/perf-peer-spin-2026-12-04.txt 1450 "ratio blast sent/iperf3 sent")" - \
+	$(pline $R/perf-peer/perf-peer-spin-2026-12-04.txt 1450 "ratio blast sent/iperf3 sent" | cut -d' ' -f 2-3)
+fig docs/findings.md "run gave 1.09 sent [1.08 1.17] and 1.09 received [1.08 1.16]" \
+	$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent") \
+	$(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio suck gro received/")
 
-# The call shapes (shapes/runs.tsv: blast's sent Mpps, median of the rounds; a run suck received
-# nothing of left out).
+# The call shapes (shapes/runs.tsv: blast's sent Mpps, median (least..most) of the rounds; a run
+# suck received nothing of left out).
 S=$R/shapes/runs.tsv
-smed() { tsv $S blast_pps size="$1" shape="$2" | awk -v z="$(tsv $S suck_pps size="$1" shape="$2" | tr '\n' ' ')" \
-	'BEGIN { split(z, r, " ") } r[NR] > 0 { print $1 / 1e6 }' | med; }
+svals() { tsv $S blast_pps size="$1" shape="$2" | awk -v z="$(tsv $S suck_pps size="$1" shape="$2" | tr '\n' ' ')" \
+	'BEGIN { split(z, r, " ") } r[NR] > 0 { print $1 / 1e6 }'; }
+smr() { echo "$(svals "$@" | med)" $(svals "$@" | rng); }
 shape_row() { # SIZE SEGS DEFAULT_MESSAGES then the shapes of the row's columns ("" for an empty cell)
 	sr_s=$1 sr_g=$2 sr_b=$3
 	shift 3
-	sr_v="$sr_g $sr_b $(smed "$sr_s" default)"
+	sr_d=$(svals "$sr_s" default | rng)
+	sr_v="$sr_g $sr_b $(smr "$sr_s" default)"
 	for sr in "$@"; do
-		[ -n "$sr" ] && sr_v="$sr_v $(smed "$sr_s" "$(echo "$sr" | tr ' ' _)")"
+		[ -n "$sr" ] || continue
+		sr_v="$sr_v $(smr "$sr_s" "$(echo "$sr" | tr ' ' _)")"
+		# "no shape's least is above the default's most"
+		check "shapes/runs.tsv: at $sr_s B the least of $sr is not above the default's most" test "$(svals "$sr_s" "$(echo "$sr" | tr ' ' _)" |
+			rng | awk -v d="$sr_d" '{ split(d, e, " "); print ($1 <= e[2]) }')" = 1
 	done
 	check "shapes/runs.tsv: at $sr_s B the default is $sr_g × $sr_b" \
 		test "$(tsv $S segs size="$sr_s" shape=default | sort -u) $(tsv $S batch size="$sr_s" shape=default | sort -u)" = "$sr_g $sr_b"
@@ -302,6 +346,8 @@ shape_row 256 128 2 "-g 128 -b 1" "-g 128 -b 4" "-g 128 -b 8"
 shape_row 512 127 1 "-g 127 -b 2" "-g 127 -b 4"
 shape_row 1450 45 1 "-g 45 -b 2" "-g 45 -b 4" "-g 45 -b 8"
 shape_row 8972 7 1 "-g 7 -b 2" "-g 7 -b 4" "-g 7 -b 8"
+check "docs/findings.md says no shape's least is above the default's most" \
+	says docs/findings.md "No shape beats the default beyond the round-to-round noise (no shape's least is above the default's most)"
 fig docs/findings.md "At 64 B blast sends 128-segment messages, 8 in a call." - "$(tsv $S segs size=64 shape=default | sort -u)" "$(tsv $S batch size=64 shape=default | sort -u)"
 
 # Where the CPU goes (profile/profile-2026-12-03.tsv, rounded to whole per cent).
@@ -318,20 +364,26 @@ P3=$R/perf/perf-2026-12-03.txt
 cb1450=$(tsv $PR copy_bound_pps tool=blast size=1450) cb64=$(tsv $PR copy_bound_pps tool=blast size=64)
 b1450=$(pline $P3 1450 "blast (default) into suck -m gro (sent)" | cut -d' ' -f 1)
 b64=$(pline $P3 64 "blast (default) into suck -m gro (sent)" | cut -d' ' -f 1)
-fig docs/findings.md "moves 23.4 GB/s in 1450-byte pieces: both tools run at about 0.22× that copy-bound rate at 1450 bytes and 0.24× at 64" \
-	"$(tsv $PR bare_copy_gbs tool=blast size=1450)" - "$(calc "$b1450 / $cb1450")" - "$(calc "$b64 / $cb64")" -
+# ofcb SIZE COPYBOUND: blast's least and most sent pps of make perf's rounds over the copy-bound rate.
+ofcb() { pline $P3 "$1" "blast (default) into suck -m gro (sent)" | awk -v c="$2" '{ print $2 / c, $3 / c }'; }
+fig docs/findings.md "(\`bare copy\`, one run of 1 s in that profile) moves 23.4 GB/s in 1450-byte pieces. Both tools run at about 0.22× that copy-bound rate at 1450 bytes and 0.24× at 64 (blast's rounds in \`make perf\` of 3 December: 0.19..0.22 and 0.20..0.26)" \
+	- "$(tsv $PR bare_copy_gbs tool=blast size=1450)" - "$(calc "$b1450 / $cb1450")" - "$(calc "$b64 / $cb64")" - - \
+	$(ofcb 1450 "$cb1450") $(ofcb 64 "$cb64")
+check "profile: bare copy ran one run of 1 s" grep -qF "bare copy -s \"\$SIZE\" -t 1 " scripts/profile
 
 # ---- docs/reference.md ----
 D=docs/reference.md
 
 # make bench: the loopback run (loopback/table.md).
 for v in copy buffer mmsg gro uring epoll pool; do
-	frow $D "medians (min..max) from \`results/reference/loopback/table.md\`" $v "$(md $L 1 $v 3)" "$(md $L 1 $v 4)" \
-		"$(md $L 1 $v 5)" "$(md $L 1 $v 8)" $(mdr $L 1 $v 8) "$(md $L 2 $v 2)" "$(md $L 2 $v 7)"
+	frow $D "medians (min..max) from \`results/reference/loopback/table.md\`" $v $(mr $L 1 $v 3) $(mr $L 1 $v 4) \
+		$(mr $L 1 $v 5) $(mr $L 1 $v 8) $(mr $L 2 $v 2) "$(md $L 2 $v 7)"
+	check "loopback/: $v's heap is the same in every run" \
+		test "$(tsv $R/loopback/runs.tsv suck_heap_kib variant=$v | sort -u)" = "$(md $L 2 $v 7)"
 done
 fig $D "byte-histogram work, 4 runs of 2 s after a warm-up" "$(grep '^runs:' $R/loopback/env.txt | cut -d' ' -f 2)" "$(grep '^time_s:' $R/loopback/env.txt | cut -d' ' -f 2)"
 fig $D "(copy's received/s went from 141.7k to 482.9k over its four runs)" $(mdr $L 1 copy 8)
-fig $D "(a median of 0.16 s against 0.54–1.04 s)" "$(md $L 2 gro 4)" \
+fig $D "(a median of 0.16 s, 0.10..0.24, against medians of 0.54–1.04 s)" "$(md $L 2 gro 4)" $(mdr $L 2 gro 4) \
 	$(for v in copy buffer mmsg uring epoll pool; do md $L 2 $v 4; done | rng)
 check "loopback/: no variant lost datagrams elsewhere" test "$(for v in copy buffer mmsg gro uring epoll pool; do md $L 1 $v 7; done | sort -u)" = 0
 
@@ -351,24 +403,40 @@ done
 # One datagram per message (sendmmsg/table.md).
 SM=$R/sendmmsg/table.md
 for v in copy buffer mmsg gro uring; do
-	frow $D "One datagram per message" $v "$(md $SM 1 $v 3)" "$(md $SM 1 $v 4)" "$(md $SM 1 $v 5)" "$(md $SM 1 $v 8)" "$(md $SM 2 $v 2)"
+	frow $D "One datagram per message" $v $(mr $SM 1 $v 3) $(mr $SM 1 $v 4) $(mr $SM 1 $v 5) $(mr $SM 1 $v 8) $(mr $SM 2 $v 2)
 done
+fig $D "no GSO; medians (min..max) of 3 runs of 5 s from" "$(md $SM 1 copy 2)" "$(sed -n 's/^\([0-9]*\) s per run;.*/\1/p' $SM)"
 fig $D "and the variants take 80–92 % of what it sends" $(for v in copy buffer mmsg gro uring; do md $SM 1 $v 5; done | rng)
 check "sendmmsg/: blast -b 32" grep -qx 'blast_args: -b 32' $R/sendmmsg/env.txt
 
 # The 2014 table again (lua-2014/reproduce.md).
 LU=$R/lua-2014/reproduce.md
+LT=$R/lua-2014/reproduce.tsv
 lu_med() { md $LU "$1" median "$2"; } # table N, cell I of its median row
-fig $D "in 2014 the Lua receivers processed 0.837 % (immutable strings) and 0.572 % (buffer userdata) of what blast sent; here suck processed 99.4 % (copy), 99.41 % (buffer) and 98.98 % (mmsg)" \
-	- "$(lu_med 1 5)" "$(lu_med 2 5)" "$(lu_med 1 9)" "$(lu_med 2 9)" "$(lu_med 3 5)"
-fig $D "and blast sent 293k datagrams/s against 144k/s in 2014" \
-	$(sed -n 's/.*blast sent \([0-9]*\) datagrams\/s here against \([0-9]*\)\/s in 2014.*/\1 \2/p' $LU) -
-fig $D "buffer 2541 ns against copy 2575 ns (0.987×), mmsg 2463 ns against buffer (0.969×)" \
-	$(sed -n 's/.*CPU per datagram: buffer \([0-9.]*\) ns ([^)]*) against copy \([0-9.]*\) ns ([^)]*), \([0-9.]*\)x.*/\1 \2 \3/p' $LU) \
-	$(sed -n 's/.*CPU per datagram: mmsg \([0-9.]*\) ns ([^)]*) against buffer [0-9.]* ns ([^)]*), \([0-9.]*\)x.*/\1 \2/p' $LU)
+# lur VARIANT COL: least and most of COL over this machine's runs of VARIANT (reproduce.tsv).
+lur() { tsv $LT "$2" source=here variant="$1" | rng; }
+fig $D "in 2014 the Lua receivers processed 0.837 % (immutable strings) and 0.572 % (buffer userdata) of what blast sent, as published; here suck processed 99.4 % (copy; 98.41..99.6), 99.41 % (buffer; 99.41..99.48) and 98.98 % (mmsg; 96.48..99.52)" \
+	- "$(lu_med 1 5)" "$(lu_med 2 5)" "$(lu_med 1 9)" $(lur copy received_pct) "$(lu_med 2 9)" $(lur buffer received_pct) \
+	"$(lu_med 3 5)" $(lur mmsg received_pct)
+# the copy receiver's blast rates, sent over the run's time
+lu_pps() { awk -F'\t' -v s="$1" '$1 == s && $2 == "copy" { print $7 / $6 }' $LT; }
+fig $D "Into the copy receiver blast sent 293k datagrams/s (273k..299k) against 144k/s in 2014" \
+	$(sed -n 's/.*blast sent \([0-9]*\) datagrams\/s here against [0-9]*\/s in 2014.*/\1/p' $LU) $(lu_pps here | rng) \
+	"$(lu_pps 2014 | med)" -
+check "lua-2014: reproduce.md's blast rate is the copy runs' median" \
+	test -z "$(nums_cmp "$(sed -n 's/.*blast sent \([0-9]*\) datagrams\/s here against.*/\1/p' $LU)" "$(lu_pps here | med)")"
+fig $D "buffer 2541 ns (2420..2663) against copy 2575 ns (2322..2602), 0.987×; mmsg 2463 ns (2463..2586) against buffer, 0.969×" \
+	"$(tsv $LT cpu_ns_per_pkt source=here variant=buffer | med)" $(lur buffer cpu_ns_per_pkt) \
+	"$(tsv $LT cpu_ns_per_pkt source=here variant=copy | med)" $(lur copy cpu_ns_per_pkt) \
+	$(sed -n 's/.*CPU per datagram: buffer [0-9.]* ns ([^)]*) against copy [0-9.]* ns ([^)]*), \([0-9.]*\)x.*/\1/p' $LU) \
+	"$(tsv $LT cpu_ns_per_pkt source=here variant=mmsg | med)" $(lur mmsg cpu_ns_per_pkt) \
+	$(sed -n 's/.*CPU per datagram: mmsg [0-9.]* ns ([^)]*) against buffer [0-9.]* ns ([^)]*), \([0-9.]*\)x.*/\1/p' $LU)
 fig $D "(a rank test of so few runs gives p = 0.1 at best)" "$(sed -n 's/.*3 runs against 3 cannot give a p below \([0-9.]*\).*/\1/p' $LU)"
-fig $D "\"Memory used in K\": 66 (copy), 66 (buffer), 2097 (mmsg) against 54..91 in 2014" \
+fig $D "\"Memory used in K\", the same in every run: 66 (copy), 66 (buffer), 2097 (mmsg) against 54..91 in 2014" \
 	"$(lu_med 1 8)" "$(lu_med 2 8)" "$(lu_med 3 4)" $(sed -n 's/.*Lua held \([0-9]*\)\.\.\([0-9]*\) K of heap.*/\1 \2/p' $LU) -
+for v in copy buffer mmsg; do
+	check "lua-2014: $v's memory is the same in every run" test "$(tsv $LT memory_k source=here variant=$v | sort -u | wc -l)" = 1
+done
 
 # The 2018 tables again (gso-2018/ and gro-2018/reproduce.md: their ratio tables).
 GS=$R/gso-2018/reproduce.md GR=$R/gro-2018/reproduce.md
@@ -384,10 +452,15 @@ frow $D "The 2018 UDP GSO and GRO tables again" "GRO: MB/s, after / before (suck
 	$(rat $GR 2 "MB/s, after / before")
 frow $D "The 2018 UDP GSO and GRO tables again" "GRO: receive calls saved, before / after" \
 	$(rat $GR 2 "calls/s, before / after (fewer receive calls)")
-fig $D "GSO moved 3036 against 465 MB/s on one saturated core (blast 99.7–99.8 % busy in every run)" \
-	"$(md $GS 1 "udp gso" 7)" "$(md $GS 1 udp 7)" \
-	$(sed -n 's/.*blast kept its CPU \([0-9.]*\)\.\.\([0-9.]*\) % busy in every run.*/\1 \2/p' $GS)
-fig $D "GRO let suck take 4646 against 1425 MB/s" $(sed -n 's/.*took \([0-9]*\) against \([0-9]*\) MB\/s for suck -m mmsg.*/\1 \2/p' $GR)
+# gmr FILE ROW: "MEDIAN MIN MAX" of MB/s over this machine's runs of ROW (reproduce.tsv).
+gmr() { gm_f=${1%.md}.tsv; echo "$(tsv "$gm_f" mb_s source=here row="$2" | med)" $(tsv "$gm_f" mb_s source=here row="$2" | rng); }
+fig $D "GSO moved 3036 (2902..3272) against 465 MB/s (458..492) on one saturated core (blast 99.7–99.8 % busy in every run), GRO let suck take 4646 (4266..4727) against 1425 MB/s (1373..1434; medians, least..most of the runs)" \
+	$(gmr $GS udp_gso) $(gmr $GS udp) \
+	$(sed -n 's/.*blast kept its CPU \([0-9.]*\)\.\.\([0-9.]*\) % busy in every run.*/\1 \2/p' $GS) \
+	$(gmr $GR after) $(gmr $GR before)
+check "gso-2018: reproduce.md's udp gso MB/s is the runs' median" test -z "$(nums_cmp "$(md $GS 1 "udp gso" 7)" "$(gmr $GS udp_gso | cut -d' ' -f 1)")"
+check "gro-2018: reproduce.md's MB/s are the runs' medians" \
+	test -z "$(nums_cmp "$(sed -n 's/.*took \([0-9]*\) against \([0-9]*\) MB\/s for suck -m mmsg.*/\1 \2/p' $GR)" "$(gmr $GR after | cut -d' ' -f 1) $(gmr $GR before | cut -d' ' -f 1)")"
 
 # sendmmsg-2011 and cloudflare-2015, loopback and the wire.
 S1=$R/sendmmsg-2011/reproduce.md S1W=$R/sendmmsg-2011-wire/reproduce.md
@@ -417,16 +490,24 @@ check "cloudflare-2015, sendmmsg-2011 (and -wire): build 7cff18f, as docs/refere
 SK=$R/sendmmsg-2011-sink/reproduce.md
 sk_r="pkts/s into the sink, sendmmsg batch 64 / batch 1"
 sk_into=$(sed -n 's/.*blast sent \([0-9]*\) datagrams per second at batch 64 against \([0-9]*\) at batch 1 (medians; the commit.*/\1 \2/p' $SK)
-fig $D "into the sink blast sent 469k datagrams/s at batch 1 and 2.02M at batch 64, 4.24× (90 % interval 2.41..6.76; published 1.20×), and 2.9× the loopback send rows' rate at batch 1" \
-	"$(word 2 $sk_into)" - "$(word 1 $sk_into)" - "$(md $SK 4 "$sk_r" 3)" - $(mdr $SK 4 "$sk_r" 4) "$(md $SK 4 "$sk_r" 2)" \
-	"$(sed -n 's/.*it sent \([0-9.]*\)x the datagrams per second of the send rows at batch 1.*/\1/p' $SK)" -
+# skr FILE ROW: least and most pps of ROW's runs (FILE's reproduce.tsv); skq: sink-1 over send-1, run by run.
+skr() { tsv "${1%.md}.tsv" pps source=here row="$2" | rng; }
+skq() { awk -F'\t' '$1 == "here" && $2 == "sink-1" { a[$5] = $12 } $1 == "here" && $2 == "send-1" { b[$5] = $12 }
+	END { for (r in a) print a[r] / b[r] }' ${SK%.md}.tsv; }
+fig $D "into the sink blast sent 469k datagrams/s at batch 1 (300k..478k) and 2.02M at batch 64 (1.15M..2.03M), 4.24× (90 % interval 2.41..6.76; published 1.20×). At batch 1 that is 2.9× the loopback send rows' rate (2.3..3.0 run by run)" \
+	"$(word 2 $sk_into)" - $(skr $SK sink-1) "$(word 1 $sk_into)" - $(skr $SK sink-64) "$(md $SK 4 "$sk_r" 3)" - $(mdr $SK 4 "$sk_r" 4) \
+	"$(md $SK 4 "$sk_r" 2)" - "$(sed -n 's/.*it sent \([0-9.]*\)x the datagrams per second of the send rows at batch 1.*/\1/p' $SK)" \
+	$(skq | rng)
 fig $D "21 sink runs the device's drop counter rose by exactly blast's sent plus its fins (46725520 in all)" \
 	$(sed -n 's/.*In each of the \([0-9]*\) sink runs .*(\([0-9]*\) dropped for.*/\1 \2/p' $SK)
-fig $D "The same run's loopback rows put batch 64 over batch 1 at 3.48×, where the earlier run above has 1.26×: its batch-1 rate was 159k against 239k" \
-	- - "$(md $SK 4 "pkts/s, sendmmsg batch 64 / batch 1" 3)" "$(md $S1 3 "pkts/s, sendmmsg batch 64 / batch 1" 3)" - \
-	$(sed -n 's/.*Here (medians) blast sent [0-9]* datagrams per second at batch 64 against \([0-9]*\) at batch 1.*/\1/p' $SK $S1)
-fig $D "(batch 64: 554k against 287k)" - \
-	$(sed -n 's/.*Here (medians) blast sent \([0-9]*\) datagrams per second at batch 64 against [0-9]* at batch 1.*/\1/p' $SK $S1)
+fig $D "The same run's loopback rows put batch 64 over batch 1 at 3.48× (90 % interval 2.23..4.39), where the earlier run above has 1.26×: its batch-1 rate was 159k (131k..163k) against 239k (225k..245k)" \
+	- - "$(md $SK 4 "pkts/s, sendmmsg batch 64 / batch 1" 3)" - $(mdr $SK 4 "pkts/s, sendmmsg batch 64 / batch 1" 4) \
+	"$(md $S1 3 "pkts/s, sendmmsg batch 64 / batch 1" 3)" - \
+	$(sed -n 's/.*Here (medians) blast sent [0-9]* datagrams per second at batch 64 against \([0-9]*\) at batch 1.*/\1/p' $SK) $(skr $SK send-1) \
+	$(sed -n 's/.*Here (medians) blast sent [0-9]* datagrams per second at batch 64 against \([0-9]*\) at batch 1.*/\1/p' $S1) $(skr $S1 send-1)
+fig $D "(batch 64: 554k (363k..576k) against 287k (285k..309k))" - \
+	$(sed -n 's/.*Here (medians) blast sent \([0-9]*\) datagrams per second at batch 64 against [0-9]* at batch 1.*/\1/p' $SK) $(skr $SK send-64) \
+	$(sed -n 's/.*Here (medians) blast sent \([0-9]*\) datagrams per second at batch 64 against [0-9]* at batch 1.*/\1/p' $S1) $(skr $S1 send-64)
 
 # UDP MSG_ZEROCOPY (zerocopy/ and zerocopy-wire/reproduce.md): zero copy over copy, the inverse of
 # their copy-over-zero-copy ratios and intervals.
@@ -438,17 +519,16 @@ w4="datagrams/s, copy / zero copy, IPv4 (the wire; published: over veth)" w6="da
 frow $D "UDP MSG_ZEROCOPY: the negative control" "65000 B into suck, IPv4 (netdev CI 2024: over veth)" \
 	"$(md $Z 1 IPv4 4)" $(inv $Z 3 "$z4" IPv4) $(inv $ZW 2 "$w4" IPv4)
 frow $D "UDP MSG_ZEROCOPY: the negative control" "65000 B into suck, IPv6" "$(md $Z 1 IPv6 4)" $(inv $Z 3 "$z6" IPv6) $(inv $ZW 2 "$w6" IPv6)
-frow $D "UDP MSG_ZEROCOPY: the negative control" "what suck received, IPv4" \
-	"$(calc "1 / $(md $Z 3 "datagrams/s received by suck, copy / zero copy, IPv4 (no published counterpart)" 3)")" \
-	"$(calc "1 / $(md $ZW 2 "datagrams/s received by suck, copy / zero copy, IPv4 (no published counterpart)" 3)")"
+zr4="datagrams/s received by suck, copy / zero copy, IPv4 (no published counterpart)"
+# invr FILE N: 1/median, 1/hi, 1/lo of that ratio's row
+invr() { set -- "$(md "$1" "$2" "$zr4" 3)" $(mdr "$1" "$2" "$zr4" 4); echo "$(calc "1 / $1") $(calc "1 / $3") $(calc "1 / $2")"; }
+frow $D "UDP MSG_ZEROCOPY: the negative control" "what suck received, IPv4" $(invr $Z 3) $(invr $ZW 2)
 check "zerocopy/ and -wire: 65000-byte datagrams, one a send call" grep -q 'blast -s 65000 -g 1 -b 1' $Z $ZW
 zs="datagrams/s into the sink, zero copy / copy"
 frow $D "into the send-only sink" "zero copy / copy, published (Begunkov 2021, 2022)" \
 	"$(md $Z 3 "$zs, 600 B" 2)" "$(md $Z 3 "$zs, 1200 B" 2)" "$(md $Z 3 "$zs, 4000 B" 2)" "$(md $Z 3 "$zs, 8000 B" 2)" \
 	"$(md $Z 3 "$zs, 65435 B" 2)"
-frow $D "into the send-only sink" "zero copy / copy, here" "$(md $Z 3 "$zs, 600 B" 3)" "$(md $Z 3 "$zs, 1200 B" 3)" \
-	"$(md $Z 3 "$zs, 4000 B" 3)" "$(md $Z 3 "$zs, 8000 B" 3)" "$(md $Z 3 "$zs, 16000 B" 3)" "$(md $Z 3 "$zs, 32000 B" 3)" \
-	$(rat3 $Z 3 "$zs, 65435 B")
+frow $D "into the send-only sink" "zero copy / copy, here" $(for sz in 600 1200 4000 8000 16000 32000 65435; do rat3 $Z 3 "$zs, $sz B"; done)
 for s in 600 1200 4000; do
 	check "zerocopy/: at $s B the interval lies below 1" test "$(calc "($(mdr $Z 3 "$zs, $s B" 4 | cut -d' ' -f 2) < 1)")" = 1
 done
@@ -459,8 +539,10 @@ done
 fig $D "and the kernel marked every one of the 630721 completions copied" \
 	"$(sed -n 's/.*The kernel marked every one of the \([0-9]*\) completions of the control.*/\1/p' $Z)"
 zw4=$(awk '/^IPv4 across/ { split($0, p, "suck received "); print p[2] }' $ZW |
-	sed -n 's/^\([0-9.]*\) % of what blast sent copied and \([0-9.]*\) % with zero copy (medians), \([0-9]*\) and \([0-9]*\) datagrams per second.*/\2 \1 \4 \3/p')
-fig $D "but suck received 0.5 % of it against 78 % copied (680 against 75310 datagrams/s over IPv4)" $zw4 -
+	sed -n 's/^\([0-9.]*\) % of what blast sent copied and \([0-9.]*\) % with zero copy (medians).*/\2 \1/p')
+zwr() { tsv ${ZW%.md}.tsv received_pct source=here row="$1" | rng; }
+fig $D "but suck received 0.5 % of it (0.17..0.77) against 78 % copied (75..78) over IPv4" \
+	"${zw4% *}" $(zwr zc-4) "${zw4#* }" $(zwr copy-4) -
 fig $D "Into the sink nothing was copied (0 of 13938246 completions)" \
 	$(sed -n 's/.*Of the \([0-9]*\) completions into the sink \([0-9]*\) were marked copied.*/\2 \1/p' $Z)
 fig $D "zero copy paid off only at 64 KB (1.22×, against Begunkov's 2.59×); it lost from 600 to 4000 B (0.79×–0.81×" \
@@ -476,6 +558,8 @@ for v in copy buffer mmsg gro uring; do
 		frow $D "Zero-loss rates" $v "$(tsv $N rate_pps variant=$v)" "$(tsv $N loss_pct variant=$v)" "$(tsv $N unthrottled_delivered_pps variant=$v)"
 	fi
 done
+check "docs/reference.md says each zero-loss rate is one search's (each rate is one figure)" \
+	says $D "one search per variant, so each rate is one figure, its every trial in \`trials.tsv\`"
 fig $D "(\`rate_pct\` 99.77–100.04 %, gap p99 156–201 µs)" $(tsv $N rate_pct | rng) - $(tsv $N gap_p99_us | rng)
 check "docs/reference.md: the rates are a ninth to a thirteenth of the flooded ones" \
 	says $D "The rates are a ninth to a thirteenth of what each variant takes when flooded"
@@ -486,87 +570,117 @@ check "ndr: flooded over zero-loss runs from about 9 to about 13 ($nd_r)" \
 # ---- docs/performance.md ----
 D=docs/performance.md
 
-# The committed run of 5 December: its targets (perf/perf-2026-12-05.txt, targets lines).
+# The committed run of 5 December: its targets (perf/perf-2026-12-05.txt, targets lines), each
+# with the per-round min and max of its ratio line.
 tg() { tline $P5 "$1"; }
-frow $D "its targets:" "blast \`-b 1\` pps vs a bare \`sendto\` loop (≥ 0.97)" "$(tg "blast -b 1 pps >= 0.97 x bare sendto loop")"
-frow $D "its targets:" "suck \`-m buffer\` CPU per datagram vs a bare \`recvfrom\` loop (≤ 1.05)" "$(tg "suck -m buffer cpu/datagram <= 1.05 x bare recvfrom")"
-frow $D "its targets:" "suck \`-m mmsg\` CPU per datagram vs a bare \`recvmmsg\` loop (≤ 1.05)" \
-	"$(tg "counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tg "counting off <= 1.05 x bare (CPU per datagram), 64 B")"
+# rr SIZE LABEL: min and max of the first ratio on LABEL's line in the SIZE-byte section.
+rr() { pline $P5 "$1" "$2" | cut -d' ' -f 2-3; }
+# trow ROW LABEL1450 RATIO1450 [LABEL64 RATIO64]: the targets table's ROW.
+trow() {
+	if [ $# -gt 3 ]; then
+		frow $D "its targets:" "$1" "$(tg "$2")" $(rr 1450 "$3") "$(tg "$4")" $(rr 64 "$5")
+	else
+		frow $D "its targets:" "$1" "$(tg "$2")" $(rr 1450 "$3")
+	fi
+}
+trow "blast \`-b 1\` pps vs a bare \`sendto\` loop (≥ 0.97)" "blast -b 1 pps >= 0.97 x bare sendto loop" "ratio blast/bare"
+trow "suck \`-m buffer\` CPU per datagram vs a bare \`recvfrom\` loop (≤ 1.05)" "suck -m buffer cpu/datagram <= 1.05 x bare recvfrom" "ratio buffer/bare"
+trow "suck \`-m mmsg\` CPU per datagram vs a bare \`recvmmsg\` loop (≤ 1.05)" \
+	"counting off <= 1.05 x bare (CPU per datagram), 1450 B" "ratio mmsg/bare" "counting off <= 1.05 x bare (CPU per datagram), 64 B" "ratio mmsg/bare"
 check "perf-2026-12-05: the mmsg target's 1450 B figure is the recvmmsg pair's" \
 	test "$(tg "suck -m mmsg cpu/datagram <= 1.05 x bare recvmmsg")" = "$(tg "counting off <= 1.05 x bare (CPU per datagram), 1450 B")"
 for t in "uring:suck \`-m uring\` CPU per datagram vs the bare io_uring loop (≤ 1.05):suck uring <= 1.05 x bare io_uring" \
 	"epoll:suck \`-m epoll\` vs bare epoll (≤ 1.05):suck epoll <= 1.05 x bare epoll" \
 	"pool:suck \`-m pool\` vs bare pool (≤ 1.05):suck pool <= 1.05 x bare pool"; do
-	row=${t#*:} lab=${row##*:} row=${row%:*}
-	frow $D "its targets:" "$row" "$(tg "$lab (CPU per datagram), 1450 B")" "$(tg "$lab (CPU per datagram), 64 B")"
+	v=${t%%:*} row=${t#*:} lab=${row##*:} row=${row%:*}
+	trow "$row" "$lab (CPU per datagram), 1450 B" "ratio $v/bare" "$lab (CPU per datagram), 64 B" "ratio $v/bare"
 done
-frow $D "its targets:" "suck \`-m mmsg --latency\` CPU per datagram vs suck \`-m mmsg\` (≤ 1.10)" \
-	"$(tg "suck mmsg --latency <= 1.10 x without (CPU per datagram), 1450 B")" "$(tg "suck mmsg --latency <= 1.10 x without (CPU per datagram), 64 B")"
-frow $D "its targets:" "suck \`-m xdp\` vs bare xdp on veth (≤ 1.05)" \
-	"$(tg "suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B")" "$(tg "suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 64 B")"
-frow $D "its targets:" "blast default sent pps vs iperf3 3.21+ \`--gsro\` client (≥ 1.10, ≥ 1.25)" \
-	"$(tg "blast default sent pps >= 1.10 x iperf3 client, 1450 B")" "$(tg "blast default sent pps >= 1.25 x iperf3 client, 64 B")"
-frow $D "its targets:" "suck \`-m gro\` received pps vs iperf3 3.21+ \`--gsro\` server (≥ 1.05)" \
-	"$(tg "suck -m gro received pps >= 1.05 x iperf3 server, 1450 B")" "$(tg "suck -m gro received pps >= 1.05 x iperf3 server, 64 B")"
+trow "suck \`-m mmsg --latency\` CPU per datagram vs suck \`-m mmsg\` (≤ 1.10)" \
+	"suck mmsg --latency <= 1.10 x without (CPU per datagram), 1450 B" "ratio latency/without" \
+	"suck mmsg --latency <= 1.10 x without (CPU per datagram), 64 B" "ratio latency/without"
+trow "suck \`-m xdp\` vs bare xdp on veth (≤ 1.05)" \
+	"suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 1450 B" "ratio xdp/bare" \
+	"suck xdp <= 1.05 x bare xdp (CPU per datagram, veth), 64 B" "ratio xdp/bare"
+trow "blast default sent pps vs iperf3 3.21+ \`--gsro\` client (≥ 1.10, ≥ 1.25)" \
+	"blast default sent pps >= 1.10 x iperf3 client, 1450 B" "ratio blast sent/iperf3 sent" \
+	"blast default sent pps >= 1.25 x iperf3 client, 64 B" "ratio blast sent/iperf3 sent"
+trow "suck \`-m gro\` received pps vs iperf3 3.21+ \`--gsro\` server (≥ 1.05)" \
+	"suck -m gro received pps >= 1.05 x iperf3 server, 1450 B" "ratio suck gro received/" \
+	"suck -m gro received pps >= 1.05 x iperf3 server, 64 B" "ratio suck gro received/"
 check "perf-2026-12-05: xdp's target not met, every other met" \
 	test "$(grep -c '^  NOT MET' $P5) $(grep '^  NOT MET' $P5 | grep -c 'suck xdp')" = "2 2"
-fig $D "suck \`-m gro\` beside bare recvmmsg (no target) is 1.010 and 1.051" \
-	"$(p1 $P5 1450 "ratio gro/bare")" "$(p1 $P5 64 "ratio gro/bare")"
-fig $D "Of the other receivers, copy costs 1.036× (1450 B)" "$(p1 $P5 1450 "ratio copy/bare")" -
+fig $D "suck \`-m gro\` beside bare recvmmsg (no target) is 1.010 [0.986 1.019] and 1.051 [1.027 1.071]" \
+	$(pline $P5 1450 "ratio gro/bare") $(pline $P5 64 "ratio gro/bare")
+fig $D "Of the other receivers, copy costs 1.036× [1.002 1.049] (1450 B) and 1.022× [1.016 1.045] (64 B)" \
+	$(pline $P5 1450 "ratio copy/bare") - $(pline $P5 64 "ratio copy/bare") -
+# the send pairs' CPU ratios (the second figure of each ratio line): medians and rounds
+spr() { for sz in 1450 64; do awk -v sz="$sz" '$0 ~ "^" sz "-byte datagrams" { s = 1; next } s && /^[0-9]+-byte datagrams/ { exit }
+	s && /ratio blast\/bare/ { gsub(/[][]/, " "); print $6, $7, $8 }' $P5; done; }
+fig $D "(\`sendto\`, \`sendmmsg\` and GSO, both sizes: medians 1.008–1.017, rounds 1.002–1.028)" \
+	$(spr | cut -d' ' -f 1 | rng) $(spr | tr ' ' '\n' | rng)
+check "perf-2026-12-05: every send pair's median within 2 % of CPU per datagram" test "$(spr | cut -d' ' -f 1 | rng | awk '{ print ($2 < 1.02) }')" = 1
+fig $D "**1.082×** [1.057 1.103] the CPU per datagram at 1450 bytes and **1.101×** [1.010 1.112] at 64 bytes" \
+	$(pline $P5 1450 "ratio io_uring/recvmmsg") - $(pline $P5 64 "ratio io_uring/recvmmsg") -
+fig $D "it received 5.25 M [5.02 5.68] of the 5.31 M [5.08 5.79] datagrams/s blast sent at 1450 bytes" \
+	$(pline $P5 1450 "suck -m gro (received)" | awk '{ print $1 / 1e6, $2 / 1e6, $3 / 1e6 }') \
+	$(pline $P5 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6, $2 / 1e6, $3 / 1e6 }') -
+fig $D "the same calls cost 953 ns per datagram [897 1288] at 1450 B" \
+	$(pline $P5 1450 "blast -b 32" | cut -d' ' -f 4-6) -
+fig $D "1.579× [1.307 1.786] the CPU per datagram at 1450 B and 1.678× [1.532 1.745] at 64 B" \
+	$(pline $P5 1450 "ratio pool/mmsg") - $(pline $P5 64 "ratio pool/mmsg") -
 
 # 3 December (perf/perf-2026-12-03.txt): the table against iperf3 3.21+ --gsro.
 M3="\`results/reference/perf/perf-2026-12-03.txt\`"
 p3() { pline $P3 "$1" "$2" | cut -d' ' -f 1; }
-frow $D "$M3" "blast default, sent pps" "$(p3 64 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6 }')" \
-	"$(p3 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6 }')"
-frow $D "$M3" "iperf3 --gsro client, sent pps" "$(p3 64 "iperf3 -u -b 0 -l 64 (sent)" | awk '{ print $1 / 1e6 }')" \
-	"$(p3 1450 "iperf3 -u -b 0 -l 1450 (sent)" | awk '{ print $1 / 1e6 }')"
+# m3 SIZE LABEL: that line's median, min and max in millions.
+m3() { pline $P3 "$1" "$2" | awk '{ print $1 / 1e6, $2 / 1e6, $3 / 1e6 }'; }
+frow $D "$M3" "blast default, sent pps" $(m3 64 "blast (default) into suck -m gro (sent)") $(m3 1450 "blast (default) into suck -m gro (sent)")
+frow $D "$M3" "iperf3 --gsro client, sent pps" $(m3 64 "iperf3 -u -b 0 -l 64 (sent)") $(m3 1450 "iperf3 -u -b 0 -l 1450 (sent)")
 frow $D "$M3" "ratio blast / iperf3 sent (target ≥ 1.25 / ≥ 1.10)" $(pline $P3 64 "ratio blast sent/iperf3 sent") \
 	$(pline $P3 1450 "ratio blast sent/iperf3 sent") "$(p3 1450 "ratio blast sent/iperf3 sent")"
-frow $D "$M3" "suck -m gro, received pps" "$(p3 64 "suck -m gro (received)" | awk '{ print $1 / 1e6 }')" \
-	"$(p3 1450 "suck -m gro (received)" | awk '{ print $1 / 1e6 }')"
-frow $D "$M3" "iperf3 --gsro server, received pps" "$(pline $P3 64 "its server (received)" | awk '{ print $1 / 1e6 }')" \
-	"$(pline $P3 1450 "its server (received)" | awk '{ print $1 / 1e6 }')"
+frow $D "$M3" "suck -m gro, received pps" $(m3 64 "suck -m gro (received)") $(m3 1450 "suck -m gro (received)")
+frow $D "$M3" "iperf3 --gsro server, received pps" $(m3 64 "its server (received)") $(m3 1450 "its server (received)")
 frow $D "$M3" "ratio suck / iperf3 received (target ≥ 1.05)" $(pline $P3 64 "ratio suck gro received/") \
 	$(pline $P3 1450 "ratio suck gro received/")
 fig $D "the sent ratio's median is 1.096 against the target of 1.10" "$(p3 1450 "ratio blast sent/iperf3 sent")" -
+fig $D "(iperf3's own rate at 1450 B moved between 1.07 M and 3.28 M from round to round in this run)" \
+	- - $(m3 1450 "iperf3 -u -b 0 -l 1450 (sent)" | cut -d' ' -f 2-3)
 fig $D "in \`make perf\` it received 3.44 of blast's 3.48 M datagrams/s" \
 	"$(p3 1450 "suck -m gro (received)" | awk '{ print $1 / 1e6 }')" "$(p3 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $1 / 1e6 }')"
 
 # 4 December (perf/perf-2026-12-04.txt and perf-peer/perf-peer-2026-12-04.txt).
 P4=$R/perf/perf-2026-12-04.txt PP4=$R/perf-peer/perf-peer-2026-12-04.txt
-fig $D "the full \`make perf\` (5 rounds) gave blast/iperf3 sent 1.77 at 64 B and 1.17 at 1450 B, suck gro/iperf3 server received 1.76 and 0.98" \
-	- - "$(p1 $P4 64 "ratio blast sent/iperf3 sent")" - "$(p1 $P4 1450 "ratio blast sent/iperf3 sent")" - - \
-	"$(p1 $P4 64 "ratio suck gro received/")" "$(p1 $P4 1450 "ratio suck gro received/")"
-fig $D "(only the rows against iperf3, alternating, so that more rounds fit in a quiet window) gave 1.69 and 1.69 at 64 B, 0.98 and 0.98 at 1450 B" \
-	- "$(p1 $PP4 64 "ratio blast sent/iperf3 sent")" "$(p1 $PP4 64 "ratio suck gro received/")" - \
-	"$(p1 $PP4 1450 "ratio blast sent/iperf3 sent")" "$(p1 $PP4 1450 "ratio suck gro received/")" -
-fig $D "Within one round at 1450 B, iperf3 ranged from 1.33 M to 5.82 M datagrams/s and blast from 1.16 M to 3.97 M" \
+sent="ratio blast sent/iperf3 sent" rcvd="ratio suck gro received/"
+fig $D "the full \`make perf\` (5 rounds) gave blast/iperf3 sent 1.77 [1.53 2.47] at 64 B and 1.17 [0.67 3.35] at 1450 B, suck gro/iperf3 server received 1.76 [1.53 2.52] and 0.98 [0.63 2.93]" \
+	- - $(pline $P4 64 "$sent") - $(pline $P4 1450 "$sent") - - $(pline $P4 64 "$rcvd") $(pline $P4 1450 "$rcvd")
+fig $D "(only the rows against iperf3, alternating, so that more rounds fit in a quiet window) gave 1.69 [0.83 2.73] and 1.69 [0.83 2.71] at 64 B, 0.98 [0.44 1.80] and 0.98 [0.44 1.83] at 1450 B" \
+	- $(pline $PP4 64 "$sent") $(pline $PP4 64 "$rcvd") - $(pline $PP4 1450 "$sent") $(pline $PP4 1450 "$rcvd") -
+fig $D "From round to round at 1450 B, iperf3 ranged from 1.33 M to 5.82 M datagrams/s and blast from 1.16 M to 3.97 M" \
 	- - $(pline $PP4 1450 "iperf3 -u -b 0 -l 1450 (sent)" | awk '{ print $2 / 1e6, $3 / 1e6 }') \
 	$(pline $PP4 1450 "blast (default) into suck -m gro (sent)" | awk '{ print $2 / 1e6, $3 / 1e6 }')
-fig $D "the reference run of 2026-12-04 gave 1.054 at 1450 bytes and 1.041 at 64" \
-	- - - "$(pline $P4 1450 "ratio jitter/without" | cut -d' ' -f 1)" - "$(pline $P4 64 "ratio jitter/without" | cut -d' ' -f 1)" -
-fig $D "recvmmsg pair (loss runs on, jitter and echo off, against bare recvmmsg) at both sizes, 1.025 and 1.010 in that run" \
-	"$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 1450 B")" "$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 64 B")"
+fig $D "The reference run of 2026-12-04 gave 1.054 [1.036 1.065] at 1450 bytes and 1.041 [1.035 1.050] at 64" \
+	- - - $(pline $P4 1450 "ratio jitter/without") - $(pline $P4 64 "ratio jitter/without") -
+fig $D "recvmmsg pair (loss runs on, jitter and echo off, against bare recvmmsg) at both sizes, 1.025 [1.021 1.031] and 1.010 [1.003 1.013] in that run" \
+	$(pline $P4 1450 "ratio mmsg/bare") $(pline $P4 64 "ratio mmsg/bare")
+check "perf-2026-12-04: the recvmmsg target is the mmsg/bare ratio's median" \
+	test "$(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 1450 B") $(tline $P4 "counting off <= 1.05 x bare (CPU per datagram), 64 B")" = \
+	"$(p1 $P4 1450 "ratio mmsg/bare") $(p1 $P4 64 "ratio mmsg/bare")"
 
 # The quiet runs: --spin (perf-peer-spin-2026-12-04.txt) and poll, then sleep (perf-peer-poll-2026-12-04.txt).
 PS=$R/perf-peer/perf-peer-spin-2026-12-04.txt PL=$R/perf-peer/perf-peer-poll-2026-12-04.txt
-fig $D "at 1450 B iperf3's client is ahead of blast into a blocking suck gro, 0.89 sent and 0.90 received" \
-	- - "$(p1 $PS 1450 "ratio blast sent/iperf3 sent")" "$(p1 $PS 1450 "ratio suck gro received/")"
-fig $D "also runs blast into \`suck -m gro --spin\` (never blocks): 1.18 sent and 1.19 received against iperf3" \
-	"$(p1 $PS 1450 "ratio blast sent (suck --spin)/iperf3 sent")" "$(p1 $PS 1450 "ratio suck gro --spin received/")" -
-set -- $(pline $PL 1450 "ratio blast sent/iperf3 sent") $(pline $PL 1450 "ratio suck gro received/")
-fig $D "at 1450 B blast default 1.172 of iperf3's client sent (per round 1.155–1.183), suck gro 1.178 of its server received (1.157–1.190); \`--spin\` beside it 1.180 and 1.187; at 64 B 3.08 and 3.08" \
+fig $D "at 1450 B iperf3's client is ahead of blast into a blocking suck gro, 0.89 [0.89 0.90] sent and 0.90 [0.89 0.91] received" \
+	- - $(pline $PS 1450 "$sent") $(pline $PS 1450 "$rcvd")
+fig $D "with the noise gone the spread of a ratio is ±1 %" "$(pline $PS 1450 "$sent" | awk '{ print ($3 - $2) / 2 / $1 * 100 }')"
+fig $D "also runs blast into \`suck -m gro --spin\` (never blocks): 1.18 [1.18 1.19] sent and 1.19 [1.18 1.19] received against iperf3" \
+	$(pline $PS 1450 "ratio blast sent (suck --spin)/iperf3 sent") $(pline $PS 1450 "ratio suck gro --spin received/") -
+set -- $(pline $PL 1450 "$sent") $(pline $PL 1450 "$rcvd")
+fig $D "at 1450 B blast default 1.172 of iperf3's client sent (per round 1.155–1.183), suck gro 1.178 of its server received (1.157–1.190); \`--spin\` beside it 1.180 (1.158–1.185) and 1.187 (1.168–1.192); at 64 B 3.08 (3.03–3.17) and 3.08 (3.04–3.17)" \
 	- "$1" - "$2" "$3" "$4" "$5" "$6" \
-	"$(p1 $PL 1450 "ratio blast sent (suck --spin)/iperf3 sent")" "$(p1 $PL 1450 "ratio suck gro --spin received/")" - \
-	"$(p1 $PL 64 "ratio blast sent/iperf3 sent")" "$(p1 $PL 64 "ratio suck gro received/")"
-# 5 December, the full make perf, and the --peer-only run of that day (perf-peer-2026-12-05.txt).
-fig $D "met, 1.22 and 2.56 sent, 1.23 and 2.71 received" \
-	"$(p1 $P5 1450 "ratio blast sent/iperf3 sent")" "$(p1 $P5 64 "ratio blast sent/iperf3 sent")" \
-	"$(p1 $P5 1450 "ratio suck gro received/")" "$(p1 $P5 64 "ratio suck gro received/")"
-fig $D "a \`--peer-only -r 5 -t 2\` run right after it 1.09 and 1.09" - - \
-	"$(p1 $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio blast sent/iperf3 sent")" \
-	"$(p1 $R/perf-peer/perf-peer-2026-12-05.txt 1450 "ratio suck gro received/")"
+	$(pline $PL 1450 "ratio blast sent (suck --spin)/iperf3 sent") $(pline $PL 1450 "ratio suck gro --spin received/") - \
+	$(pline $PL 64 "$sent") $(pline $PL 64 "$rcvd")
+# 5 December: the --peer-only run of that day (perf-peer-2026-12-05.txt).
+fig $D "polls before every sleep) a \`--peer-only -r 5 -t 2\` run gave 1.09 [1.08 1.17] sent and 1.09 [1.08 1.16] received" \
+	- - $(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "$sent") $(pline $R/perf-peer/perf-peer-2026-12-05.txt 1450 "$rcvd")
 
 # Where the limit is (profile/profile-2026-12-03.tsv, one decimal).
 for c in "copy: the kernel's copy of the payload:copy_pct" "call: per system call and message header:call_pct" \
