@@ -6,7 +6,8 @@
 # end it with 130 and 143, all removed. The table and paragraph on fixed numbers. Bad usage
 # exits 2, no root exits 4. No speed is asserted, nor that one rung beats another. Runs: about
 # 7 s, and two of 1 s per row interrupted; blast bounded by -t (and -n); the traffic stays in
-# the namespaces the script makes, on 198.18.0.0/15.
+# the namespaces the script makes, on 198.18.0.0/15. Every run's noise (lib/noise.sh) is in
+# reproduce.tsv and its sentence in reproduce.md (no run is asserted quiet).
 # shellcheck disable=SC2016 # the conditions are eval'd
 . tests/lib.sh
 
@@ -24,14 +25,19 @@ check "-h names cloudflare-2018" sh -c 'sh scripts/reproduce -h 2>&1 | grep -q "
 
 # the table and the paragraph on fixed numbers (lib/ladder-tsv.awk, lib/reproduce-ladder.awk):
 # 1 s windows, xdp 2 Mpps at 50 % busy, nft-input 0.5 and with conntrack 0.25, app-mmsg 0.1
-printf 'xdp\t1\tmap\t1.0\t2100000\t2000000\t0.5\t1\n' >"$TMP/fixed.list"
-printf 'nft-input\t1\tnft\t1.0\t600000\t500000\t0.95\t1\n' >>"$TMP/fixed.list"
-printf 'nft-input-ct\t1\tnft\t1.0\t300000\t250000\t0.95\t1\n' >>"$TMP/fixed.list"
-printf 'app-mmsg\t1\tsuck\t1.0\t200000\t100000\t1.0\t1\n' >>"$TMP/fixed.list"
+{
+	printf 'xdp\t1\tmap\t1.0\t2100000\t2000000\t0.5\t1\t2\t1.5\t12.0\t3.1\t0.0\t1\n'
+	printf 'nft-input\t1\tnft\t1.0\t600000\t500000\t0.95\t1\n'
+	printf 'nft-input-ct\t1\tnft\t1.0\t300000\t250000\t0.95\t1\n'
+	printf 'app-mmsg\t1\tsuck\t1.0\t200000\t100000\t1.0\t1\n'
+} >"$TMP/fixed.list"
 awk -v pub=results/published/cloudflare-2018.tsv -f scripts/lib/ladder-tsv.awk "$TMP/fixed.list" >"$TMP/fixed.tsv"
-check "fixed: xdp's run in reproduce.tsv" grep -q '^here	xdp	1	map	1.0	2100000	2000000	95.24	2.0000	0.5	250$' "$TMP/fixed.tsv"
-awk -v time=1 -v runs=1 -v machine=m -v size=32 -v batch=1024 -v gso=64 -v dest=198.18.0.2 \
+check "fixed: xdp's run in reproduce.tsv, its noise" grep -q '^here	xdp	1	map	1.0	2100000	2000000	95.24	2.0000	0.5	250	2	1.5	12.0	3.1	0.0	1$' "$TMP/fixed.tsv"
+check "fixed: a run without noise: -" awk -F'\t' '$2 == "app-mmsg" { f = NF == 17 && $12 $13 $14 $15 $16 $17 == "------" } END { exit !f }' "$TMP/fixed.tsv"
+check "fixed: a published row: no noise" awk -F'\t' '$1 == "2018" && $2 == "xdp" { f = NF == 17 && $12 $13 $14 $15 $16 $17 == "" } END { exit !f }' "$TMP/fixed.tsv"
+awk -v time=1 -v runs=1 -v machine=m -v size=32 -v batch=1024 -v gso=64 -v dest=198.18.0.2 -v noise="1 of 4 runs were noisy (said so)." \
 	-f scripts/lib/reproduce-ladder.awk "$TMP/fixed.tsv" >"$TMP/fixed.md"
+check "fixed: the noise's sentence" grep -qxF "Noise (reproduce.tsv's noise_* columns): 1 of 4 runs were noisy (said so)." "$TMP/fixed.md"
 check "fixed: the fraction of the top rung" grep -qF 'The application (app-mmsg) took 0.100 Mpps, 0.05 of the top rung (xdp, 2.000 Mpps).' "$TMP/fixed.md"
 check "fixed: conntrack's cost" grep -qF 'Conntrack on took the input drop to 0.50 of its rate without conntrack (+1900 ns of the NAPI thread per datagram).' "$TMP/fixed.md"
 check "fixed: the steps down the ladder" grep -qF 'a later point dropped fewer here at xdp > nft-input-ct, nft-input > app-mmsg; as many or more at nft-input-ct <= nft-input.' "$TMP/fixed.md"
@@ -79,6 +85,24 @@ left() {
 	return 1
 }
 
+NCOLS="attempt noise_pre_pct noise_post_pct noise_other_pct noise_steal_pct noisy"
+# noise_numbers TSV: every run here has its noise in numbers ("-" for a calibration that could not
+# run, lib/noise.sh), noisy 0 or 1, attempt 1 or 2 (--retry 1); a published row none.
+noise_numbers() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "2018" { if ($c["attempt"] $c["noisy"] $c["noise_other_pct"] != "") bad = 1; next }
+		{ n++ }
+		$c["noise_pre_pct"] !~ /^([0-9.]+|-)$/ || $c["noise_post_pct"] !~ /^([0-9.]+|-)$/ ||
+		$c["noise_other_pct"] !~ /^-?[0-9.]+$/ || $c["noise_steal_pct"] !~ /^[0-9.]+$/ ||
+		$c["noisy"] !~ /^[01]$/ || $c["attempt"] !~ /^[12]$/ { bad = 1; print "row " NR ": " $0 }
+		END { exit bad || !n }' "$1"
+}
+# noise_said DIR: reproduce.md's sentence counts every run of reproduce.tsv.
+noise_said() {
+	ns_n=$(awk -F'\t' 'NR > 1 && $1 == "here" { n++ } END { print n + 0 }' "$1/reproduce.tsv")
+	grep -qE "^Noise \(reproduce.tsv's noise_\* columns\): [0-9]+ of $ns_n runs were noisy \(.*limit 10 %.*\)" "$1/reproduce.md"
+}
+
 D=$TMP/lad
 timeout 120 sh scripts/reproduce cloudflare-2018 -t 0.3 -r 1 -o "$D" >"$TMP/lad.out" 2>"$TMP/lad.err" &
 P=$!
@@ -113,6 +137,13 @@ else
 	check "reproduce.md: what is not re-made" grep -q '^## Not re-made here' "$D/reproduce.md"
 	check "the published table: its source" grep -q '^# .*https://blog.cloudflare.com/how-to-drop-10-million-packets/' results/published/cloudflare-2018.tsv
 	check "env.txt: the experiment and the wire" sh -c "grep -q '^experiment: cloudflare-2018$' '$D/env.txt' && grep -q '^wire: veth' '$D/env.txt'"
+	# shellcheck disable=SC2086 # the names, a word each
+	check "reproduce.tsv: the noise columns" has_cols "$D/reproduce.tsv" $NCOLS
+	check "reproduce.tsv: every run's noise in numbers (the calibration's or -), none on a published row" noise_numbers "$D/reproduce.tsv"
+	check "raw/: a run's noise beside its reports" test -s "$D/raw/xdp-1.noise.tsv"
+	check "reproduce.md: the noise's sentence, of every run" noise_said "$D"
+	check "env.txt: the noise limit, its CPUs (0 and 1), --retry and the sentence" sh -c "grep -q '^noise_limit_pct: 10\$' '$D/env.txt' &&
+		grep -q '^noise_cpus: 0 1\$' '$D/env.txt' && grep -q '^retry: 1\$' '$D/env.txt' && grep -q '^noise: [0-9]* of [0-9]* runs were noisy' '$D/env.txt'"
 	if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
 		check "the plot" test -s "$D/published_vs_here.png"
 	else
