@@ -14,7 +14,7 @@
 
 ROWS="sendto sendmmsg gso packet xdp"
 
-for bad in "--sink" "-t bogus" "-r 0" "--mtu 99"; do
+for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--noise 0" "--retry 4"; do
 	st=0
 	# shellcheck disable=SC2086 # the words of the bad option
 	sh scripts/reproduce ceilings $bad -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err" || st=$?

@@ -7,14 +7,16 @@
 # exits 2, no root exits 4. No speed is asserted, nor that one rung beats another. Runs: about
 # 7 s, and two of 1 s per row interrupted; blast bounded by -t (and -n); the traffic stays in
 # the namespaces the script makes, on 198.18.0.0/15. Every run's noise (lib/noise.sh) is in
-# reproduce.tsv and its sentence in reproduce.md (no run is asserted quiet).
+# reproduce.tsv and its sentence in reproduce.md; a CPU hog pinned to CPUs 0 and 1 over the first
+# run of a second ladder (--noise 5) makes it noisy: flagged, measured again, its try kept in raw/
+# only (as t_suite_noise.sh; no run is asserted quiet, no speed judged). About 7 s more.
 # shellcheck disable=SC2016 # the conditions are eval'd
 . tests/lib.sh
 
 ROWS="xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer"
 
 # usage: exit 2 before anything is built, as root or not
-for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--rx-dev eth0"; do
+for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--rx-dev eth0" "--noise 0" "--noise 101" "--retry 4" "--retry x"; do
 	st=0
 	# shellcheck disable=SC2086 # the words of the bad option
 	sh scripts/reproduce cloudflare-2018 $bad -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err" || st=$?
@@ -151,6 +153,67 @@ else
 	fi
 	w=$(left "$P")
 	check "nothing left behind (${w:-none})" test -z "$w"
+fi
+
+# A noisy run: a shell spinning on each of CPUs 0 and 1 (pinned when taskset is here; killed at
+# once after, and by the EXIT trap of tests/lib.sh whatever ends the test) from the first run's
+# progress line until the ladder has gone past it, --noise 5: that run (xdp 1) is flagged, measured
+# again (attempt 2 in reproduce.tsv), its first try kept in raw/ only.
+HOGS=
+hog() {
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c "$1" sh -c 'while :; do :; done' &
+	else
+		sh -c 'while :; do :; done' &
+	fi
+	HOGS="$HOGS $!"
+	PIDS="$PIDS $!"
+}
+unhog() {
+	for h in $HOGS; do kill "$h" 2>/dev/null; done
+	for h in $HOGS; do wait "$h" 2>/dev/null; done
+	HOGS=
+}
+# until_ COND ARGS...: waits for COND, at most 60 s.
+until_() {
+	u=0
+	until "$@"; do
+		u=$((u + 1))
+		[ $u -lt 3000 ] || return 1
+		sleep 0.02
+	done
+}
+past_first() {
+	grep -q -e '^reproduce: xdp-1 was noisy' -e '^reproduce: \[2/' "$TMP/hog.err" || ! kill -0 "$P" 2>/dev/null
+}
+if [ "$st" = 0 ]; then
+	H=$TMP/hog
+	# not under timeout(1): P is the script, whose pid names what it makes (left); bounded below
+	sh scripts/reproduce cloudflare-2018 -t 0.3 -r 1 --noise 5 -o "$H" >"$TMP/hog.out" 2>"$TMP/hog.err" &
+	P=$!
+	PIDS="$PIDS $P"
+	until_ grep -q -e '^reproduce: \[1/' "$TMP/hog.err"
+	hog 0
+	[ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ] || hog 1
+	until_ past_first
+	unhog
+	until_ sh -c '! kill -0 "$1" 2>/dev/null' sh "$P" || kill "$P" 2>/dev/null
+	hst=0
+	wait "$P" || hst=$?
+	check "hogged: exit 0 ($hst: $(tail -n 1 "$TMP/hog.err"))" test "$hst" -eq 0
+	check "hogged: the hogged run flagged noisy ($(sed -n 2p "$H/raw/xdp-1.try1.noise.tsv" 2>/dev/null))" \
+		awk -F'\t' 'NR == 2 { ok = $1 == 1 && $6 == 1 } END { exit !(ok && NR == 2) }' "$H/raw/xdp-1.try1.noise.tsv"
+	check "hogged: ... its first try's reports kept in raw/" test -s "$H/raw/xdp-1.try1.blast.tsv"
+	check "hogged: ... measured again: xdp run 1 is attempt 2, once in reproduce.tsv" awk -F'\t' '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "here" && $2 == "xdp" { n++; ok = $c["run"] == 1 && $c["attempt"] == 2 } END { exit !(ok && n == 1) }' "$H/reproduce.tsv"
+	check "hogged: the progress says it was measured again" \
+		grep -q '^reproduce: xdp-1 was noisy (.*): measuring it again (retry 1 of at most 3)$' "$TMP/hog.err"
+	check "hogged: every run's noise in numbers" noise_numbers "$H/reproduce.tsv"
+	check "hogged: reproduce.md says how many were noisy and what was done" \
+		grep -qE "^Noise \(reproduce.tsv's noise_\* columns\): [1-9][0-9]* of [0-9]+ runs were noisy \(.*limit 5 %.*\); (each was|[1-3]) measured again.*; [0-9]+ remain noisy\.$" "$H/reproduce.md"
+	w=$(left "$P")
+	check "hogged: nothing left behind (${w:-none})" test -z "$w"
 fi
 
 # interrupted NAME SIG ROW: a run of 1 s per row sent SIG once ROW's blast sends: it ends within
