@@ -7,12 +7,14 @@
 # usage exits 2, no root exits 4. No speed is asserted, nor an order of rungs. Runs: about 4 s,
 # and one of 1 s per rung interrupted; every sender bounded in time and count (blast -t, -n;
 # trafgen timeout, -n), the traffic inside the namespaces the script makes, on 198.18.0.0/15.
+# Every run's noise (lib/noise.sh) is in reproduce.tsv and its sentence in reproduce.md (a noisy
+# run measured again: t_reproduce_ladder.sh, on the same lib/ladder.sh rounds).
 # shellcheck disable=SC2016 # the conditions are eval'd
 . tests/lib.sh
 
 ROWS="sendto sendmmsg gso packet xdp"
 
-for bad in "--sink" "-t bogus" "-r 0" "--mtu 99"; do
+for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--noise 0" "--retry 4"; do
 	st=0
 	# shellcheck disable=SC2086 # the words of the bad option
 	sh scripts/reproduce ceilings $bad -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err" || st=$?
@@ -28,8 +30,9 @@ check "-h names ceilings" sh -c 'sh scripts/reproduce -h 2>&1 | grep -q "^  ceil
 	printf 'sendto\t1\tblast -b 1 -g 1\t1.0\t625000\t8\t500000\t80.00\t0.5000\t0.4\t800\t2000.0\t125008\t0\n'
 	printf 'gso\t1\tblast -b 1 -g 64\t1.0\t2000000\t8\t2000000\t100.00\t2.0000\t0.8\t400\t500.0\t8\t0\n'
 } >"$TMP/fixed.tsv"
-awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=32 -v dest=198.18.0.2 \
+awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=32 -v dest=198.18.0.2 -v noise="0 of 2 runs were noisy (said so)." \
 	-v rows="sendto sendmmsg gso packet xdp trafgen" -f scripts/lib/reproduce-ceilings.awk "$TMP/fixed.tsv" >"$TMP/fixed.md"
+check "fixed: the noise's sentence" grep -qxF "Noise (reproduce.tsv's noise_* columns): 0 of 2 runs were noisy (said so)." "$TMP/fixed.md"
 check "fixed: the top rung" grep -qF 'The top rung is gso at 2.000 Mfps, 500 ns of the sender'"'"'s CPU per frame.' "$TMP/fixed.md"
 check "fixed: a rung below it" grep -qF 'sendto 0.500 Mfps, 0.25 of it (75 % below), 2000 ns of the sender'"'"'s CPU per frame (4.00 x the top'"'"'s)' "$TMP/fixed.md"
 check "fixed: where the drop counted less" grep -qF 'less than 99 % of what was sent at sendto 80.0 %:' "$TMP/fixed.md"
@@ -131,6 +134,20 @@ else
 	check "reproduce.md: the paragraph from the numbers" grep -q '^The top rung is [a-z]* at [0-9.]* Mfps' "$D/reproduce.md"
 	check "reproduce.md: no published table, said" grep -qF 'No published table: the ceilings of this machine' "$D/reproduce.md"
 	check "env.txt: the experiment and the wire" sh -c "grep -q '^experiment: ceilings$' '$D/env.txt' && grep -q '^wire: veth' '$D/env.txt'"
+	# every run's noise: numbers ("-" for a calibration that could not run, lib/noise.sh), noisy 0
+	# or 1, attempt 1 or 2 (--retry 1)
+	check "reproduce.tsv: every run's noise in numbers" awk -F'\t' '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; ok = ("attempt" in c) && ("noisy" in c) && ("noise_steal_pct" in c); next }
+		{ n++ }
+		$c["noise_pre_pct"] !~ /^([0-9.]+|-)$/ || $c["noise_post_pct"] !~ /^([0-9.]+|-)$/ ||
+		$c["noise_other_pct"] !~ /^-?[0-9.]+$/ || $c["noise_steal_pct"] !~ /^[0-9.]+$/ ||
+		$c["noisy"] !~ /^[01]$/ || $c["attempt"] !~ /^[12]$/ { bad = 1; print "row " NR ": " $0 }
+		END { exit !ok || bad || !n }' "$D/reproduce.tsv"
+	n=$(($(wc -l <"$D/reproduce.tsv") - 1))
+	check "reproduce.md: the noise's sentence, of its $n runs" \
+		grep -qE "^Noise \(reproduce.tsv's noise_\* columns\): [0-9]+ of $n runs were noisy \(.*limit 10 %.*\)" "$D/reproduce.md"
+	check "env.txt: the noise limit, its CPUs (0 and 1), --retry" sh -c "grep -q '^noise_limit_pct: 10\$' '$D/env.txt' &&
+		grep -q '^noise_cpus: 0 1\$' '$D/env.txt' && grep -q '^retry: 1\$' '$D/env.txt'"
 	if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
 		check "the plot" test -s "$D/ceilings.png"
 	else

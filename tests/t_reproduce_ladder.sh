@@ -6,14 +6,17 @@
 # end it with 130 and 143, all removed. The table and paragraph on fixed numbers. Bad usage
 # exits 2, no root exits 4. No speed is asserted, nor that one rung beats another. Runs: about
 # 7 s, and two of 1 s per row interrupted; blast bounded by -t (and -n); the traffic stays in
-# the namespaces the script makes, on 198.18.0.0/15.
+# the namespaces the script makes, on 198.18.0.0/15. Every run's noise (lib/noise.sh) is in
+# reproduce.tsv and its sentence in reproduce.md; a CPU hog pinned to CPUs 0 and 1 over the first
+# run of a second ladder (--noise 5) makes it noisy: flagged, measured again, its try kept in raw/
+# only (as t_suite_noise.sh; no run is asserted quiet, no speed judged). About 7 s more.
 # shellcheck disable=SC2016 # the conditions are eval'd
 . tests/lib.sh
 
 ROWS="xdp tc nft-raw nft-input-ct nft-input-notrack nft-input sockfilter unread app-mmsg app-buffer"
 
 # usage: exit 2 before anything is built, as root or not
-for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--rx-dev eth0"; do
+for bad in "--sink" "-t bogus" "-r 0" "--mtu 99" "--rx-dev eth0" "--noise 0" "--noise 101" "--retry 4" "--retry x"; do
 	st=0
 	# shellcheck disable=SC2086 # the words of the bad option
 	sh scripts/reproduce cloudflare-2018 $bad -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err" || st=$?
@@ -24,14 +27,19 @@ check "-h names cloudflare-2018" sh -c 'sh scripts/reproduce -h 2>&1 | grep -q "
 
 # the table and the paragraph on fixed numbers (lib/ladder-tsv.awk, lib/reproduce-ladder.awk):
 # 1 s windows, xdp 2 Mpps at 50 % busy, nft-input 0.5 and with conntrack 0.25, app-mmsg 0.1
-printf 'xdp\t1\tmap\t1.0\t2100000\t2000000\t0.5\t1\n' >"$TMP/fixed.list"
-printf 'nft-input\t1\tnft\t1.0\t600000\t500000\t0.95\t1\n' >>"$TMP/fixed.list"
-printf 'nft-input-ct\t1\tnft\t1.0\t300000\t250000\t0.95\t1\n' >>"$TMP/fixed.list"
-printf 'app-mmsg\t1\tsuck\t1.0\t200000\t100000\t1.0\t1\n' >>"$TMP/fixed.list"
+{
+	printf 'xdp\t1\tmap\t1.0\t2100000\t2000000\t0.5\t1\t2\t1.5\t12.0\t3.1\t0.0\t1\n'
+	printf 'nft-input\t1\tnft\t1.0\t600000\t500000\t0.95\t1\n'
+	printf 'nft-input-ct\t1\tnft\t1.0\t300000\t250000\t0.95\t1\n'
+	printf 'app-mmsg\t1\tsuck\t1.0\t200000\t100000\t1.0\t1\n'
+} >"$TMP/fixed.list"
 awk -v pub=results/published/cloudflare-2018.tsv -f scripts/lib/ladder-tsv.awk "$TMP/fixed.list" >"$TMP/fixed.tsv"
-check "fixed: xdp's run in reproduce.tsv" grep -q '^here	xdp	1	map	1.0	2100000	2000000	95.24	2.0000	0.5	250$' "$TMP/fixed.tsv"
-awk -v time=1 -v runs=1 -v machine=m -v size=32 -v batch=1024 -v gso=64 -v dest=198.18.0.2 \
+check "fixed: xdp's run in reproduce.tsv, its noise" grep -q '^here	xdp	1	map	1.0	2100000	2000000	95.24	2.0000	0.5	250	2	1.5	12.0	3.1	0.0	1$' "$TMP/fixed.tsv"
+check "fixed: a run without noise: -" awk -F'\t' '$2 == "app-mmsg" { f = NF == 17 && $12 $13 $14 $15 $16 $17 == "------" } END { exit !f }' "$TMP/fixed.tsv"
+check "fixed: a published row: no noise" awk -F'\t' '$1 == "2018" && $2 == "xdp" { f = NF == 17 && $12 $13 $14 $15 $16 $17 == "" } END { exit !f }' "$TMP/fixed.tsv"
+awk -v time=1 -v runs=1 -v machine=m -v size=32 -v batch=1024 -v gso=64 -v dest=198.18.0.2 -v noise="1 of 4 runs were noisy (said so)." \
 	-f scripts/lib/reproduce-ladder.awk "$TMP/fixed.tsv" >"$TMP/fixed.md"
+check "fixed: the noise's sentence" grep -qxF "Noise (reproduce.tsv's noise_* columns): 1 of 4 runs were noisy (said so)." "$TMP/fixed.md"
 check "fixed: the fraction of the top rung" grep -qF 'The application (app-mmsg) took 0.100 Mpps, 0.05 of the top rung (xdp, 2.000 Mpps).' "$TMP/fixed.md"
 check "fixed: conntrack's cost" grep -qF 'Conntrack on took the input drop to 0.50 of its rate without conntrack (+1900 ns of the NAPI thread per datagram).' "$TMP/fixed.md"
 check "fixed: the steps down the ladder" grep -qF 'a later point dropped fewer here at xdp > nft-input-ct, nft-input > app-mmsg; as many or more at nft-input-ct <= nft-input.' "$TMP/fixed.md"
@@ -79,6 +87,24 @@ left() {
 	return 1
 }
 
+NCOLS="attempt noise_pre_pct noise_post_pct noise_other_pct noise_steal_pct noisy"
+# noise_numbers TSV: every run here has its noise in numbers ("-" for a calibration that could not
+# run, lib/noise.sh), noisy 0 or 1, attempt 1 or 2 (--retry 1); a published row none.
+noise_numbers() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "2018" { if ($c["attempt"] $c["noisy"] $c["noise_other_pct"] != "") bad = 1; next }
+		{ n++ }
+		$c["noise_pre_pct"] !~ /^([0-9.]+|-)$/ || $c["noise_post_pct"] !~ /^([0-9.]+|-)$/ ||
+		$c["noise_other_pct"] !~ /^-?[0-9.]+$/ || $c["noise_steal_pct"] !~ /^[0-9.]+$/ ||
+		$c["noisy"] !~ /^[01]$/ || $c["attempt"] !~ /^[12]$/ { bad = 1; print "row " NR ": " $0 }
+		END { exit bad || !n }' "$1"
+}
+# noise_said DIR: reproduce.md's sentence counts every run of reproduce.tsv.
+noise_said() {
+	ns_n=$(awk -F'\t' 'NR > 1 && $1 == "here" { n++ } END { print n + 0 }' "$1/reproduce.tsv")
+	grep -qE "^Noise \(reproduce.tsv's noise_\* columns\): [0-9]+ of $ns_n runs were noisy \(.*limit 10 %.*\)" "$1/reproduce.md"
+}
+
 D=$TMP/lad
 timeout 120 sh scripts/reproduce cloudflare-2018 -t 0.3 -r 1 -o "$D" >"$TMP/lad.out" 2>"$TMP/lad.err" &
 P=$!
@@ -113,6 +139,13 @@ else
 	check "reproduce.md: what is not re-made" grep -q '^## Not re-made here' "$D/reproduce.md"
 	check "the published table: its source" grep -q '^# .*https://blog.cloudflare.com/how-to-drop-10-million-packets/' results/published/cloudflare-2018.tsv
 	check "env.txt: the experiment and the wire" sh -c "grep -q '^experiment: cloudflare-2018$' '$D/env.txt' && grep -q '^wire: veth' '$D/env.txt'"
+	# shellcheck disable=SC2086 # the names, a word each
+	check "reproduce.tsv: the noise columns" has_cols "$D/reproduce.tsv" $NCOLS
+	check "reproduce.tsv: every run's noise in numbers (the calibration's or -), none on a published row" noise_numbers "$D/reproduce.tsv"
+	check "raw/: a run's noise beside its reports" test -s "$D/raw/xdp-1.noise.tsv"
+	check "reproduce.md: the noise's sentence, of every run" noise_said "$D"
+	check "env.txt: the noise limit, its CPUs (0 and 1), --retry and the sentence" sh -c "grep -q '^noise_limit_pct: 10\$' '$D/env.txt' &&
+		grep -q '^noise_cpus: 0 1\$' '$D/env.txt' && grep -q '^retry: 1\$' '$D/env.txt' && grep -q '^noise: [0-9]* of [0-9]* runs were noisy' '$D/env.txt'"
 	if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
 		check "the plot" test -s "$D/published_vs_here.png"
 	else
@@ -120,6 +153,67 @@ else
 	fi
 	w=$(left "$P")
 	check "nothing left behind (${w:-none})" test -z "$w"
+fi
+
+# A noisy run: a shell spinning on each of CPUs 0 and 1 (pinned when taskset is here; killed at
+# once after, and by the EXIT trap of tests/lib.sh whatever ends the test) from the first run's
+# progress line until the ladder has gone past it, --noise 5: that run (xdp 1) is flagged, measured
+# again (attempt 2 in reproduce.tsv), its first try kept in raw/ only.
+HOGS=
+hog() {
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c "$1" sh -c 'while :; do :; done' &
+	else
+		sh -c 'while :; do :; done' &
+	fi
+	HOGS="$HOGS $!"
+	PIDS="$PIDS $!"
+}
+unhog() {
+	for h in $HOGS; do kill "$h" 2>/dev/null; done
+	for h in $HOGS; do wait "$h" 2>/dev/null; done
+	HOGS=
+}
+# until_ COND ARGS...: waits for COND, at most 60 s.
+until_() {
+	u=0
+	until "$@"; do
+		u=$((u + 1))
+		[ $u -lt 3000 ] || return 1
+		sleep 0.02
+	done
+}
+past_first() {
+	grep -q -e '^reproduce: xdp-1 was noisy' -e '^reproduce: \[2/' "$TMP/hog.err" || ! kill -0 "$P" 2>/dev/null
+}
+if [ "$st" = 0 ]; then
+	H=$TMP/hog
+	# not under timeout(1): P is the script, whose pid names what it makes (left); bounded below
+	sh scripts/reproduce cloudflare-2018 -t 0.3 -r 1 --noise 5 -o "$H" >"$TMP/hog.out" 2>"$TMP/hog.err" &
+	P=$!
+	PIDS="$PIDS $P"
+	until_ grep -q -e '^reproduce: \[1/' "$TMP/hog.err"
+	hog 0
+	[ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ] || hog 1
+	until_ past_first
+	unhog
+	until_ sh -c '! kill -0 "$1" 2>/dev/null' sh "$P" || kill "$P" 2>/dev/null
+	hst=0
+	wait "$P" || hst=$?
+	check "hogged: exit 0 ($hst: $(tail -n 1 "$TMP/hog.err"))" test "$hst" -eq 0
+	check "hogged: the hogged run flagged noisy ($(sed -n 2p "$H/raw/xdp-1.try1.noise.tsv" 2>/dev/null))" \
+		awk -F'\t' 'NR == 2 { ok = $1 == 1 && $6 == 1 } END { exit !(ok && NR == 2) }' "$H/raw/xdp-1.try1.noise.tsv"
+	check "hogged: ... its first try's reports kept in raw/" test -s "$H/raw/xdp-1.try1.blast.tsv"
+	check "hogged: ... measured again: xdp run 1 is attempt 2, once in reproduce.tsv" awk -F'\t' '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == "here" && $2 == "xdp" { n++; ok = $c["run"] == 1 && $c["attempt"] == 2 } END { exit !(ok && n == 1) }' "$H/reproduce.tsv"
+	check "hogged: the progress says it was measured again" \
+		grep -q '^reproduce: xdp-1 was noisy (.*): measuring it again (retry 1 of at most 3)$' "$TMP/hog.err"
+	check "hogged: every run's noise in numbers" noise_numbers "$H/reproduce.tsv"
+	check "hogged: reproduce.md says how many were noisy and what was done" \
+		grep -qE "^Noise \(reproduce.tsv's noise_\* columns\): [1-9][0-9]* of [0-9]+ runs were noisy \(.*limit 5 %.*\); (each was|[1-3]) measured again.*; [0-9]+ remain noisy\.$" "$H/reproduce.md"
+	w=$(left "$P")
+	check "hogged: nothing left behind (${w:-none})" test -z "$w"
 fi
 
 # interrupted NAME SIG ROW: a run of 1 s per row sent SIG once ROW's blast sends: it ends within

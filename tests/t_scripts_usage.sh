@@ -121,6 +121,11 @@ bad sweep "-o: no directory given" size -t 0.2 -P -m buffer -o ''
 bad ndr "-o: no directory given" -t 0.2 -P -m buffer -o ''
 bad suite "-o: no directory given" -t 0.2 -r 1 -W 0 -P -m buffer -o ''
 bad reproduce "-r: no number of runs given" lua-2014 -t 0.2 $O -r ''
+bad reproduce "--noise: no per cent given" lua-2014 -t 0.2 -r 1 -o "$TMP/out/r" --noise ''
+bad reproduce "--noise '0': per cent, 1..100" lua-2014 -t 0.2 -r 1 -o "$TMP/out/r" --noise 0
+# a noisy run is measured again only in the two ladders: the published tables keep every run
+bad reproduce "--retry: only for cloudflare-2018 and ceilings" lua-2014 -t 0.2 -r 1 -o "$TMP/out/r" --retry 1
+bad reproduce "--retry: only for cloudflare-2018 and ceilings" all -t 0.2 -r 1 -o "$TMP/out/r" --retry 0
 bad reproduce "'': no such experiment" '' -t 0.2 -r 1 $O
 bad reproduce "'': no such experiment" -t 0.2 -r 1 $O ''
 

@@ -21,7 +21,8 @@
 # trafgen's own "N sec, M usec on CPUn"), the sender's CPU per frame (blast's cpu_ns_per_pkt;
 # trafgen's user + sys from the shell's `times` before and after it, in clock ticks), and the
 # NAPI thread's CPU per frame (ladder_cpu), and the veths' drop counters (ceilings_dropped): what
-# was sent and not counted, the sending veth dropped with the receiving one's ring full.
+# was sent and not counted, the sending veth dropped with the receiving one's ring full; and its
+# noise, a noisy run measured again, as cloudflare-2018's (lib/ladder.sh ladder_rounds).
 # Exit 4 as cloudflare-2018: not root, no veth, fewer than two CPUs, native XDP refused; a rung
 # blast refuses here (exit 4: no AF_XDP, say) is skipped with a note, and trafgen's without it.
 #
@@ -48,8 +49,8 @@ ceilings_args() {
 	esac
 }
 
-# ceilings_row ROW RUN: one run of ROW into its drop point; a line into WORKDIR/list, or a note and
-# status 1 (failed) or 4 (the rung cannot run here: skipped).
+# ceilings_row ROW RUN: one run of ROW into its drop point; its line (ladder_rounds) into
+# WORKDIR/run, or a note and status 1 (failed) or 4 (the rung cannot run here: skipped).
 ceilings_row() {
 	cr_f=$STAGE/raw/$1-$2
 	ladder_hold "$1" "$2" xdp "$RX_DEV" || return
@@ -107,7 +108,7 @@ ceilings_row() {
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$cr_how" "$cr_d" "$cr_s" "${cr_n:-0}" "$LADDER_N" \
 		"$(awk -v a="$cr_t0" -v b="$cr_t1" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')" \
-		"$(echo "$cr_napi" | wc -w)" "${cr_c:--}" "$(awk -v a="$cr_v0" -v b="$cr_v1" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "%d %d", y[1] - x[1], y[2] - x[2] }')" >>"$WORKDIR/list"
+		"$(echo "$cr_napi" | wc -w)" "${cr_c:--}" "$(awk -v a="$cr_v0" -v b="$cr_v1" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "%d %d", y[1] - x[1], y[2] - x[2] }')" >"$WORKDIR/run"
 }
 # ceilings_dropped: the sending veth's tx_dropped and the receiving veth's rx_dropped, each read
 # in its namespace
@@ -171,16 +172,17 @@ ceilings_env() {
 	! command -v trafgen >/dev/null 2>&1 || echo "trafgen_version: $(trafgen -v 2>&1 | head -n 1)"
 }
 ceilings_tsv() {
-	awk -F'\t' -v OFS='\t' 'BEGIN { print "row", "run", "how", "duration_s", "sent", "fins", "counted", "counted_pct", "mfps", "napi_cpu_s", "napi_ns_per_frame", "sender_ns_per_frame", "veth_tx_dropped", "veth_rx_dropped" }
+	awk -F'\t' -v OFS='\t' 'BEGIN { print "row", "run", "how", "duration_s", "sent", "fins", "counted", "counted_pct", "mfps", "napi_cpu_s", "napi_ns_per_frame", "sender_ns_per_frame", "veth_tx_dropped", "veth_rx_dropped",
+			"attempt", "noise_pre_pct", "noise_post_pct", "noise_other_pct", "noise_steal_pct", "noisy" }
 		NF >= 10 {
 			pct = $5 > 0 ? sprintf("%.2f", 100 * $7 / $5) : "-"
 			mfps = $4 > 0 ? sprintf("%.4f", $7 / $4 / 1e6) : "-"
 			ns = $7 > 0 ? sprintf("%.0f", $8 * 1e9 / $7) : "-"
 			split($11, v, " ")
-			print $1, $2, $3, $4, $5, $6, $7, pct, mfps, $8, ns, $10, v[1] + 0, v[2] + 0
+			print $1, $2, $3, $4, $5, $6, $7, pct, mfps, $8, ns, $10, v[1] + 0, v[2] + 0, $12, $13, $14, $15, $16, $17
 		}' "$WORKDIR/list"
 }
 ceilings_md() {
-	awk -f "$LIB/stats.awk" -v time="$TIME" -v runs="$RUNS" -v machine="$MACHINE" -v notes="$WORKDIR/notes" \
+	awk -f "$LIB/stats.awk" -v time="$TIME" -v runs="$RUNS" -v machine="$MACHINE" -v notes="$WORKDIR/notes" -v noise="$NOISE_SAID" \
 		-v size="$CEIL_SIZE" -v dest="$ADDR" -v rows="$CEIL_ROWS" -v drop="$CEIL_DROP" -v dropname="${CEIL_DROP#"$ROOT"/}" -f "$LIB/reproduce-ceilings.awk" "$STAGE/reproduce.tsv"
 }

@@ -22,9 +22,12 @@
 #   app-buffer        suck -m buffer: the same, one recvfrom a datagram
 # Each run counts the datagrams that reached its point (the BPF map, the nft counter, the
 # socket's drops by SO_MEMINFO, suck's received) over blast's send window, and the NAPI thread's
-# CPU time (/proc/PID/schedstat, before and after: ladder_cpu). Everything is made inside the
-# receiving namespace, which the wire's cleanup deletes on every exit (SIGINT and SIGTERM too):
-# its tables, qdiscs and programs go with it; each row also takes its own down before the next.
+# CPU time (/proc/PID/schedstat, before and after: ladder_cpu). Each run, its drop point's setup
+# and teardown with it, lies between two calibrations of lib/noise.sh on CPUs 0 and 1 (never
+# inside blast's window or the NAPI count), and a noisy run is measured again (ladder_rounds).
+# Everything is made inside the receiving namespace, which the wire's cleanup deletes on every
+# exit (SIGINT and SIGTERM too): its tables, qdiscs and programs go with it; each row also takes
+# its own down before the next.
 # Exit 4 (as --wire): not root, no nft or tc, no veth, fewer than two CPUs, native XDP refused.
 #
 # Pitfalls: blast sends one flow (one source address and port), the post's flood had random
@@ -136,8 +139,9 @@ ladder_release() {
 	LADDER_N=$(sed -n 's/^dropped //p' "$1")
 }
 
-# ladder_row ROW RUN: one run of ROW; a line into WORKDIR/list, or a note and status 1 (failed)
-# or 4 (this kernel lacks the row's drop point: the row is skipped, the others run).
+# ladder_row ROW RUN: one run of ROW; its line (ladder_rounds) into WORKDIR/run, or a note and
+# status 1 (failed) or 4 (this kernel lacks the row's drop point: the row is skipped, the others
+# run).
 ladder_row() {
 	lr_f=$STAGE/raw/$1-$2
 	lr_out=$WORKDIR/$1-$2.ladder # ladder_hold's
@@ -209,7 +213,7 @@ ladder_row() {
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$lr_how" "$lr_d" "$lr_s" "$lr_n" \
 		"$(awk -v a="$lr_t0" -v b="$lr_t1" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')" \
-		"$(echo "$lr_napi" | wc -w)" >>"$WORKDIR/list"
+		"$(echo "$lr_napi" | wc -w)" >"$WORKDIR/run"
 }
 
 ladder_table() {
@@ -232,7 +236,8 @@ ladder_table() {
 # ladder_wire: the wire (WIRE_NEXT ladder_stop: the drop point and the sender ended first), the
 # NAPI thread pinned to CPU 0 and the sender's pin (exit 4 below two CPUs), native XDP tried on the
 # receiving veth (exit 4 refused: nothing is measured), RUNS, TIME, LIMIT, LADDER_CAP, the result
-# staged and WORKDIR/list empty.
+# staged, WORKDIR/list empty and the noise's calibration sized on CPUs 0 and 1 (lib/noise.sh
+# noise_setup: the receiving NAPI thread's CPU time is the run's own, NOISE_OWN).
 ladder_wire() {
 	LADDER_BIN=${LADDER_BIN:-$(dirname "$SUCK_BIN")/ladder}
 	[ -x "$LADDER_BIN" ] || die "no $LADDER_BIN: run make first (it holds the drop points)"
@@ -256,16 +261,24 @@ ladder_wire() {
 	LATEST=1
 	result_stage reproduce-
 	: >"$WORKDIR/list"
+	# shellcheck disable=SC2034 # lib/noise.sh's
+	NOISE_OWN=ladder_napi
+	noise_setup
 }
 
 # ladder_rounds FUNCTION ROW...: RUNS rounds, each FUNCTION ROW RUN for every ROW in turn (0 done,
 # 4 the row skipped from then on, else failed: tried once more, as the suite's trials are, and
-# FAILED counts what fails twice); START, the rounds' start.
+# FAILED counts what fails twice); START, the rounds' start. Each try between the calibrations of
+# lib/noise.sh (noise_run: a noisy run measured again, at most --retry times and a quarter of the
+# runs in all, the earlier try's raw/ROW-RUN.* renamed ROW-RUN.tryN.*). FUNCTION writes the run's
+# line to WORKDIR/run; the last try's goes into WORKDIR/list with its noise: attempt, pre, post,
+# other, steal, noisy.
 ladder_rounds() {
 	lo_fn=$1
 	shift
 	START=$(date +%s)
 	TOTAL=$(($# * RUNS))
+	noise_cap "$TOTAL"
 	DONE=0 FAILED=0 SKIPPED=" "
 	i=1
 	while [ $i -le "$RUNS" ]; do
@@ -273,12 +286,17 @@ ladder_rounds() {
 			case $SKIPPED in *" $row "*) continue ;; esac
 			echo "$PROG: [$((DONE + 1))/$TOTAL] $EXP $row, run $i of $RUNS, $(fmt_secs $(($(date +%s) - START))) elapsed" >&2
 			st=0
-			"$lo_fn" "$row" "$i" || st=$?
+			noise_run run "$row-$i" "$lo_fn" "$row" "$i" || st=$?
 			if [ "$st" != 0 ] && [ "$st" != 4 ]; then
 				echo "$PROG: $EXP $row, run $i failed; trying it once more" >&2
 				st=0
-				"$lo_fn" "$row" "$i" || st=$?
+				noise_run run "$row-$i" "$lo_fn" "$row" "$i" || st=$?
 				[ "$st" != 0 ] || note "$row run $i: failed once (above), done when tried again"
+			fi
+			if [ "$st" = 0 ]; then
+				IFS= read -r lo_line <"$WORKDIR/run"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lo_line" "$NOISE_ATTEMPT" "$NOISE_PRE" "$NOISE_POST" \
+					"$NOISE_OTHER" "$NOISE_STEAL" "$NOISY" >>"$WORKDIR/list"
 			fi
 			DONE=$((DONE + 1))
 			case $st in
@@ -292,9 +310,12 @@ ladder_rounds() {
 	[ -s "$WORKDIR/list" ] || nothing_kept "$FAILED" "no run succeeded: nothing to keep"
 }
 
-# ladder_finish ENV TSV MD: env.txt, reproduce.tsv and reproduce.md from those functions' output,
-# the plot, the result installed; exits 0, or 1 when a run failed.
+# ladder_finish ENV TSV MD: env.txt, reproduce.tsv and reproduce.md from those functions' output
+# (NOISE_SAID, the noise's sentence, for them), the plot, the result installed; exits 0, or 1
+# when a run failed.
 ladder_finish() {
+	NOISE_SAID=$(noise_sentence runs)
+	echo "$PROG: noise (reproduce.tsv's noise_* columns): $NOISE_SAID" >&2
 	write_atomic "$STAGE/env.txt" "$1"
 	MACHINE=$(describe_machine "$STAGE")
 	write_atomic "$STAGE/reproduce.tsv" "$2"
@@ -321,6 +342,10 @@ ladder_env_head() {
 	echo "runs: $RUNS"
 	echo "size_bytes: $1"
 	echo "work: none"
+	echo "noise_limit_pct: $NOISE_LIMIT"
+	echo "noise_cpus: $NOISE_CPUS"
+	echo "retry: $NOISE_RETRY"
+	echo "noise: $NOISE_SAID"
 }
 
 ladder_env() {
@@ -338,6 +363,6 @@ ladder_tsv() {
 	awk -f "$LIB/ladder-tsv.awk" -v pub="$PUB" "$WORKDIR/list"
 }
 ladder_md() {
-	awk -v time="$TIME" -v runs="$RUNS" -v machine="$MACHINE" -v notes="$WORKDIR/notes" \
+	awk -v time="$TIME" -v runs="$RUNS" -v machine="$MACHINE" -v notes="$WORKDIR/notes" -v noise="$NOISE_SAID" \
 		-v size="$LADDER_SIZE" -v batch="$LADDER_BATCH" -v gso="$LADDER_GSO" -v dest="$ADDR" -f "$LIB/reproduce-ladder.awk" "$STAGE/reproduce.tsv"
 }

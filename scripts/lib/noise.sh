@@ -12,7 +12,8 @@
 #                /proc/stat's busy time of those CPUs over the measurement (user, nice, system,
 #                irq, softirq), less what the processes reaped in it used (the shell's `times`:
 #                the kernel's utime and stime of every child waited for, grandchildren under
-#                timeout(1) too), in % of those CPUs' time then. NOISE_OTHER.
+#                timeout(1) too; and the kernel threads NOISE_OWN names, the wire's NAPI
+#                threads), in % of those CPUs' time then. NOISE_OTHER.
 #   steal        /proc/stat's steal time of those CPUs over the measurement, in %. NOISE_STEAL.
 # A measurement is noisy (NOISY=1) when a calibration is more than NOISE_LIMIT % slower than
 # the best, or other is above 2 x NOISE_LIMIT % of the CPUs' time (a quiet machine has a few
@@ -86,13 +87,21 @@ noise_kids_ns() {
 		s[++n] = t } END { printf "%.0f\n", (s[2] - s[1]) * 1e9 }' "$1" "$2"
 }
 
+# NOISE_OWN: empty, or a command of the caller's that prints the pids of kernel threads doing
+# the measurement's own work (the wire's receiving NAPI threads: lib/ladder.sh); their CPU time
+# counts as the measurement's processes' (children, below), not as other processes'.
+NOISE_OWN=
+
 # noise_snap FILE: the CPUs' busy (user, nice, system, irq and softirq: on a kernel without
 # IRQ_TIME_ACCOUNTING a task's time holds the softirq work done in its context), steal and
-# all ticks from /proc/stat, and the shell's children's ticks from `times`, as "busy steal
-# total children".
+# all ticks from /proc/stat, and the shell's children's ticks from `times` (with NOISE_OWN's
+# threads' CPU time: /proc/PID/schedstat, else utime + stime of /proc/PID/stat), as "busy
+# steal total children". A thread that ends within the measurement takes its time with it.
 noise_snap() {
+	: >"$NOISE_DIR/own"
+	[ -z "$NOISE_OWN" ] || "$NOISE_OWN" >"$NOISE_DIR/own"
 	noise_kids "$NOISE_DIR/times"
-	awk -v cpus=" $NOISE_CPUS " -v hz="$NOISE_HZ" '
+	awk -v cpus=" $NOISE_CPUS " -v hz="$NOISE_HZ" -v ownf="$NOISE_DIR/own" '
 		FNR == NR && $1 ~ /^cpu[0-9]/ && index(cpus, " " substr($1, 4) " ") {
 			busy += $2 + $3 + $4 + $7 + $8
 			steal += $9
@@ -101,7 +110,21 @@ noise_snap() {
 		}
 		FNR == NR { next }
 		FNR == 2 { for (i = 1; i <= 2; i++) { split($i, p, "m"); sub(/s$/, "", p[2]); ch += p[1] * 60 + p[2] } }
-		END { printf "%d %d %d %.0f\n", busy, steal, tot, ch * hz }' /proc/stat "$NOISE_DIR/times" >"$1"
+		END {
+			ch *= hz
+			while ((getline l < ownf) > 0)
+				for (n = split(l, q, " "); n > 0; n--) {
+					f = "/proc/" q[n] "/schedstat"
+					if ((getline t < f) > 0) { split(t, v, " "); ch += v[1] * hz / 1e9 }
+					else {
+						close(f)
+						f = "/proc/" q[n] "/stat"
+						if ((getline t < f) > 0) { sub(/^.*\) /, "", t); split(t, v, " "); ch += v[12] + v[13] }
+					}
+					close(f)
+				}
+			printf "%d %d %d %.0f\n", busy, steal, tot, ch
+		}' /proc/stat "$NOISE_DIR/times" >"$1"
 }
 
 # noise_begin: the calibration before a measurement, and the counters at its start.

@@ -1,8 +1,9 @@
 # reproduce-ceilings.awk: reproduce.tsv of ceilings (lib/ceilings.sh) in, reproduce.md out; with
 # -v dat=1 the plot's data instead (rung, median Mfps, least, most; NaN where it has no run).
-# Run after stats.awk. Variables: time, runs, machine, notes (the runs' notes file), size, dest,
-# rows (the rungs in order), drop (a cloudflare-2018 reproduce.tsv, or empty) and dropname (its
-# name to print): the drop ladder's xdp rung beside the top rung. Every number in the text comes from reproduce.tsv; the top rung is
+# Run after stats.awk. Variables: time, runs, machine, notes (the runs' notes file), noise
+# (lib/noise.sh's sentence on the runs' noise), size, dest, rows (the rungs in order), drop (a
+# cloudflare-2018 reproduce.tsv, or empty) and dropname (its name to print): the drop ladder's
+# xdp rung beside the top rung. Every number in the text comes from reproduce.tsv; the top rung is
 # the one with the highest median frames/s, and every fraction is of its figure.
 BEGIN { FS = "\t" }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -130,6 +131,10 @@ END {
 		split(line[j], v, "\t")
 		print "| " v[c["row"]] " | " v[c["run"]] " | " v[c["how"]] " | " v[c["duration_s"]] " | " v[c["sent"]] " | " v[c["fins"]] " | " v[c["counted"]] \
 			" | " v[c["counted_pct"]] " | " v[c["veth_tx_dropped"]] " | " v[c["mfps"]] " | " v[c["napi_cpu_s"]] " | " v[c["napi_ns_per_frame"]] " | " v[c["sender_ns_per_frame"]] " |"
+	}
+	if (noise != "") {
+		print ""
+		print "Noise (reproduce.tsv's noise_* columns): " noise
 	}
 	if (notes != "") {
 		nn = 0

@@ -1,7 +1,8 @@
 # reproduce-ladder.awk: reproduce.tsv of cloudflare-2018 (lib/ladder-tsv.awk) in, reproduce.md out;
 # with -v dat=1 the plot's data instead (row, the published Mpps three times, here's mean, least
 # and most; NaN where there is none). Variables: time, runs, machine, notes (the runs' notes
-# file), size, batch (suck's), gso (blast's), dest. Every number in the text comes from
+# file), noise (lib/noise.sh's sentence on the runs' noise), size, batch (suck's), gso (blast's),
+# dest. Every number in the text comes from
 # reproduce.tsv; the top rung is xdp (the earliest point), or the fastest row when xdp has no run.
 BEGIN { FS = "\t" }
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -125,6 +126,10 @@ END {
 	for (j = 1; j <= nl; j++) {
 		split(line[j], f, "\t")
 		print "| " f[c["row"]] " | " f[c["run"]] " | " f[c["how"]] " | " f[c["duration_s"]] " | " f[c["sent"]] " | " f[c["counted"]] " | " f[c["counted_pct"]] " | " f[c["mpps"]] " | " f[c["napi_cpu_s"]] " | " f[c["napi_ns_per_pkt"]] " |"
+	}
+	if (noise != "") {
+		print ""
+		print "Noise (reproduce.tsv's noise_* columns): " noise
 	}
 	if (notes != "") {
 		nn = 0
