@@ -65,14 +65,7 @@ ladder_stop() {
 # 15 characters: "napi/DEV", lib/wire.sh), and ladder_cpu PIDS: their CPU time in ns, from
 # /proc/PID/schedstat (its first field, as suck --rx-dev reads it), or utime + stime of
 # /proc/PID/stat in clock ticks where there is no schedstat.
-ladder_napi() {
-	set +f
-	for ln_f in /proc/[0-9]*/comm; do
-		{ read -r ln_c <"$ln_f"; } 2>/dev/null || continue
-		case $ln_c in "napi/$RX_DEV" | "napi/$RX_DEV-"*) ln_p=${ln_f#/proc/}; printf '%s ' "${ln_p%/comm}" ;; esac
-	done
-	set -f
-}
+ladder_napi() { napi_pids "$RX_DEV"; }
 ladder_cpu() {
 	lt_t=0
 	for lt_p in $1; do

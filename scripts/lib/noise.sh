@@ -88,8 +88,8 @@ noise_kids_ns() {
 }
 
 # NOISE_OWN: empty, or a command of the caller's that prints the pids of kernel threads doing
-# the measurement's own work (the wire's receiving NAPI threads: lib/ladder.sh); their CPU time
-# counts as the measurement's processes' (children, below), not as other processes'.
+# the measurement's own work (with --wire wire.sh's wire_napi, the receiving NAPI threads);
+# their CPU time counts as the measurement's processes' (children, below), not as others'.
 NOISE_OWN=
 
 # noise_snap FILE: the CPUs' busy (user, nice, system, irq and softirq: on a kernel without
@@ -175,6 +175,8 @@ noise_setup() {
 		ns_cpus=$(awk '/^cpu[0-9]/ { printf "%s%s", s, substr($1, 4); s = " " } END { print "" }' /proc/stat)
 	fi
 	: >"$WORKDIR/noise"
+	# on the wire the receiving NAPI threads work for the run
+	[ -n "$NOISE_OWN" ] || [ "${WIRE:-0}" != 1 ] || NOISE_OWN=wire_napi
 	BARE=${BARE:-$BIN/bare}
 	if [ -x "$BARE" ]; then
 		NOISE_BOUNDED=$(awk -v m="$NOISE_MS" 'BEGIN { printf "%.3f", m / 1000 }') # noise_calib
@@ -201,9 +203,10 @@ noise_run() {
 	while :; do
 		# The last run's calibration after it stands for this one's before when it ended less
 		# than a second ago (the progress line between them): one calibration a run, not two.
+		# Not for a retry: that calibration may be what found the last try noisy.
 		read -r nr_t _ </proc/uptime
 		nr_t=${nr_t%.*}${nr_t#*.} # centiseconds
-		if [ "$NOISE_ON" = 1 ] && [ -n "${NOISE_LAST:-}" ] && [ $((nr_t - NOISE_LAST)) -le 100 ]; then
+		if [ "$NOISE_ON" = 1 ] && [ "$NOISE_ATTEMPT" = 1 ] && [ -n "${NOISE_LAST:-}" ] && [ $((nr_t - NOISE_LAST)) -le 100 ]; then
 			NOISE_PRE=$NOISE_POST
 			noise_snap "$NOISE_DIR/snap0"
 		else

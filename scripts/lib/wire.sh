@@ -78,6 +78,24 @@ wire_usage() {
 EOF
 }
 
+# napi_pids DEV...: the pids of the NAPI threads of each DEV ("napi/DEV-ID", the name cut at 15
+# characters, so DEV is 10 at most). wire_napi: those of the wire's receiving ends, whose CPU
+# time is the run's own (noise.sh's NOISE_OWN).
+napi_pids() {
+	set +f
+	for np_f in /proc/[0-9]*/comm; do
+		{ read -r np_c <"$np_f"; } 2>/dev/null || continue
+		for np_d in "$@"; do
+			case $np_c in "napi/$np_d" | "napi/$np_d-"*) np_p=${np_f#/proc/}; printf '%s ' "${np_p%/comm}" ;; esac
+		done
+	done
+	set -f
+}
+wire_napi() {
+	# shellcheck disable=SC2086 # none, one or two names
+	napi_pids $RX_DEV $WIRE_DEV2_RX
+}
+
 wire_opt() {
 	case $OPT in
 	--wire) WIRE=1 ;;
