@@ -47,7 +47,10 @@ ceiling_up() {
 	cu_err=$($SUCK_CMD "$LADDER_BIN" xdp "$RX_DEV" "$CEIL_PORT" 0 2>&1 >/dev/null) || {
 		cu_st=$?
 		[ "$cu_st" = 4 ] || die "--ceiling: bin/ladder xdp $RX_DEV failed (exit $cu_st): $cu_err"
-		echo "$PROG: --ceiling needs native XDP on $RX_DEV, suck's end of the veth: $cu_err: not supported here (exit 4)" >&2
+		cu_hint=
+		# veth refuses a program without XDP frags (bin/ladder's) above a page's frame (ERANGE)
+		[ -z "$WIRE_MTU" ] || cu_hint=" (--mtu $WIRE_MTU: veth's native XDP takes an MTU up to about 3500 bytes)"
+		echo "$PROG: --ceiling needs native XDP on $RX_DEV, suck's end of the veth: $cu_err$cu_hint: not supported here (exit 4)" >&2
 		exit 4
 	}
 	# shellcheck disable=SC2034 # ladder_hold's: bin/ladder's own bound on its hold, past blast's -t
