@@ -198,12 +198,9 @@ pair_judge() {
 pair_trial() {
 	! pair_skipped "$3" || return 4
 	[ -n "${PAIR_LIMIT:-}" ] || PAIR_LIMIT=$(awk -v t="$TIME" 'BEGIN { printf "%d", t + 60 }') # suck's own bound if blast never comes
-	pt_rate=
-	[ "$5" = 0 ] || pt_rate="-r $5"
 	pair_rx "$1" "$2" "$SUCK_BIN" -a "$ADDR" -p 0 -m "$3" -w "$WORK" -o tsv --idle "$IDLE" -t "$PAIR_LIMIT" \
 		$SUCK_PIN --run-id '{run_id}' --key-file - ${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SUCK_ARGS:-}
-	pair_tx "$BLAST_BIN" -a "$ADDR" -p '{port}' -t "$TIME" -s "$4" $pt_rate -o tsv $BLAST_PIN --run-id '{run_id}' --key-file - \
-		${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SHAPE:-} ${BLAST_ADDR_ARGS:-} ${BLAST_MORE:-} $BLAST_ARGS
+	pair_flood "$4" "$5"
 	pt_st=0
 	pair_run "$3" || pt_st=$?
 	if [ $pt_st -eq 4 ] && [ "$PAIR_WHO" = tx ]; then
@@ -215,6 +212,17 @@ pair_trial() {
 	[ $pt_st -eq 0 ] || return $pt_st
 	pt_stop=$(tsv_field "${PAIR_KEEP:-$PAIR_DIR}/$1.suck.tsv" stop)
 	[ "$pt_stop" = fin ] || note "$2: suck stopped on '$pt_stop', not on blast's fin: its sent is estimated"
+}
+# pair_flood SIZE RATE [WORDS...]: pair_trial's blast, the sender of the pair queued last: -s SIZE,
+# -r RATE unless RATE is 0, WORDS before the command's -B words (suite --ceiling's --fin-time:
+# the same flood into a drop that answers no fin).
+pair_flood() {
+	pfl_rate=
+	[ "$2" = 0 ] || pfl_rate="-r $2"
+	pfl_size=$1
+	shift 2
+	pair_tx "$BLAST_BIN" -a "$ADDR" -p '{port}' -t "$TIME" -s "$pfl_size" $pfl_rate -o tsv $BLAST_PIN --run-id '{run_id}' --key-file - \
+		${PAIR_INTERVAL:+-i "$PAIR_INTERVAL"} ${SHAPE:-} ${BLAST_ADDR_ARGS:-} ${BLAST_MORE:-} "$@" $BLAST_ARGS
 }
 # pair_skipped VARIANT: pair_trial skips VARIANT (suck lacked it here, or blast lacked what its
 # options ask).

@@ -36,7 +36,7 @@ result_own() {
 	case ${2:-}:$1 in
 	raw:*.suck.tsv | raw:*.suck.err | raw:*.blast.tsv | raw:*.blast.err | raw:*.noise.tsv) return 0 ;;
 	raw:*) return 1 ;;
-	:env.txt | :runs.tsv | :summary.tsv | :table.md | :reproduce.tsv | :reproduce.md | :ndr.tsv | \
+	:env.txt | :runs.tsv | :summary.tsv | :table.md | :ceiling.tsv | :reproduce.tsv | :reproduce.md | :ndr.tsv | \
 		:trials.tsv | :rate.tsv | :rate_summary.tsv | :size.tsv | :index.html | :.index.html.* | \
 		:.*.tmp | :.*.tmp.png | :.*.tmp.svg) return 0 ;;
 	:*.png | :*.svg)

@@ -12,7 +12,33 @@
 # row's blast_rtt_p99_us over that of the alone row of its variant and run), "-" in alone rows;
 # and rtt_lost_pct, the probe's requests unanswered, 100 x blast_rtt_lost / blast_sent; a
 # seventh field, the noise report (noise() below: a field named *.noise.tsv), as in the others.
-BEGIN { FS = OFS = "\t" }
+# With -v ceiling=FILE (suite --ceiling: its ceiling.tsv, a row per round), of_ceiling after
+# received_pct: the run's suck_pps over the dropped_pps of its round's ceiling, "-" when that
+# round has none.
+BEGIN {
+	FS = OFS = "\t"
+	if (ceiling != "")
+		readceiling(ceiling)
+}
+# readceiling(file): ceil[run] = dropped_pps of each row of a ceiling.tsv
+function readceiling(file,    line, h, n, i, c, r, f) {
+	if ((getline line < file) <= 0) {
+		print "runs: no ceiling in " file > "/dev/stderr"
+		bad = 1
+		exit 1
+	}
+	n = split(line, h, "\t")
+	for (i = 1; i <= n; i++) {
+		if (h[i] == "run") r = i
+		if (h[i] == "dropped_pps") c = i
+	}
+	while ((getline line < file) > 0) {
+		split(line, f, "\t")
+		if (r && c && f[c] > 0)
+			ceil[f[r]] = f[c]
+	}
+	close(file)
+}
 
 function readreport(file, side, r,    h, row, nh, nr, i, line) {
 	if ((getline line < file) <= 0) {
@@ -79,7 +105,7 @@ function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ ? x : "" }
 END {
 	if (bad || !nrun)
 		exit 1
-	line = "variant" OFS (phased ? "phase" OFS : "") "run" OFS "received_pct"
+	line = "variant" OFS (phased ? "phase" OFS : "") "run" OFS "received_pct" (ceiling != "" ? OFS "of_ceiling" : "")
 	for (i = 1; i <= ncols["blast"]; i++)
 		line = line OFS "blast_" cols["blast", i]
 	for (i = 1; i <= ncols["suck"]; i++)
@@ -95,6 +121,10 @@ END {
 	for (r = 1; r <= nrun; r++) {
 		own = val[r, "suck", "received"] - (phased ? val[r, "suck", "foreign"] : 0)
 		line = variant[r] OFS (phased ? phase[r] OFS : "") label[r] OFS pct(own, val[r, "blast", "sent"])
+		if (ceiling != "") {
+			p = num(val[r, "suck", "pps"])
+			line = line OFS ((label[r] in ceil) && p != "" ? sprintf("%.4f", p / ceil[label[r]]) : "-")
+		}
 		for (i = 1; i <= ncols["blast"]; i++)
 			line = line OFS val[r, "blast", cols["blast", i]]
 		for (i = 1; i <= ncols["suck"]; i++)

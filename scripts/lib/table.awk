@@ -14,6 +14,10 @@
 # the lost datagrams by the kernel's drop reason (every suck_drop_* figure but the fins, those
 # with a count in some run), queue dropped and unexplained, then blast's qdisc and device drops
 # where some run had any; nothing when no run counted drops.
+# With -v ceiling=FILE (suite --ceiling: ceiling.tsv) and -v ceilcmd=CMD (its blast), the receive
+# path's table ends with "of ceiling", runs.tsv's of_ceiling (each run's received/s over its
+# round's ceiling) as median (least..most) with two decimals, and a sentence under it says what
+# the ceiling was: its dropped/s over the rounds and the command.
 BEGIN {
 	FS = OFS = "\t"
 	if (alpha == "")
@@ -53,6 +57,11 @@ function pct1(s) { return isnum(s) ? sprintf("%.1f", s) : s }
 function cellof(v, f,    k) {
 	if (!((v, f) in med))
 		return "-"
+	if (f == "of_ceiling") {
+		if (lo[v, f] == hi[v, f])
+			return sprintf("%.2f", med[v, f])
+		return sprintf("%.2f (%.2f..%.2f)", med[v, f], lo[v, f], hi[v, f])
+	}
 	# A percentage is each run's own (received_pct: received / sent of that run), and its median
 	# is that of the runs' percentages, not the ratio of the medians beside it: one decimal.
 	if (f ~ /_pct$/) {
@@ -208,6 +217,35 @@ function commentary(    q, kv, f, what, better, k, m, v, med, sv, ix, a, b, na, 
 			" runs per variant at least would do (scripts/suite -r " mw_needed(alpha) ")."
 }
 
+# ceilnote(file): the sentence under the receive path's table on the ceiling of ceiling.tsv FILE.
+function ceilnote(file,    line, h, n, i, c, f, a, m, rate) {
+	m = 0
+	if ((getline line < file) > 0) {
+		n = split(line, h, "\t")
+		for (i = 1; i <= n; i++)
+			if (h[i] == "dropped_pps")
+				c = i
+		while ((getline line < file) > 0) {
+			split(line, f, "\t")
+			if (c && isnum(f[c]))
+				a[++m] = f[c]
+		}
+		close(file)
+	}
+	print ""
+	if (!m) {
+		print "Ceiling (--ceiling): no run into the XDP drop succeeded (see the notes), so no variant has a fraction of it."
+		return
+	}
+	sortnum(a, m)
+	rate = short(median(a, m)) (a[1] == a[m] ? "" : " (" short(a[1]) ".." short(a[m]) ")")
+	print "Ceiling (--ceiling, ceiling.tsv): in each round the same blast, `" ceilcmd "`, into an XDP_DROP" \
+		" on suck's end of the veth in place of suck (bin/ladder xdp, native mode, run by the NAPI thread" \
+		" on suck's CPU) dropped " rate " datagrams/s, the median (least..most) of " m " round" (m > 1 ? "s" : "") \
+		" over blast's send window, its fins left out; \"of ceiling\" is each run's received/s over its" \
+		" round's ceiling, the median (least..most) of a variant's rounds."
+}
+
 # loss(): the section "Where the loss went", when the runs counted the kernel's drops.
 function loss(    k, i, r, d, name) {
 	for (k = 1; k <= nv; k++)
@@ -253,19 +291,27 @@ END {
 			lat = 1
 		if ((order[k], "suck_rx_kernel_ns_per_pkt") in med)
 			wire = 1
+		if ((order[k], "of_ceiling") in med)
+			wire = ofceil = 1
 		if ((order[k], "blast_rtt_p50_us") in med)
 			rtt = 1
 	}
 	if (lat)
 		ntab = 3
+	if (ceiling != "") # the sentence goes under this table, even where no run had a ratio
+		wire = 1
+	if (ofceil)
+		specw = specw "|of_ceiling:of ceiling"
 	if (wire)
-		spec[++ntab] = specw
+		spec[wtab = ++ntab] = specw
 	if (rtt)
 		spec[++ntab] = specr
 	for (t = 1; t <= ntab; t++) {
 		if (t > 1)
 			print ""
 		table(t)
+		if (t == wtab && ceiling != "")
+			ceilnote(ceiling)
 	}
 	if (runsfile == "" && FILENAME != "" && FILENAME != "-") {
 		runsfile = FILENAME

@@ -9,7 +9,9 @@
 # without rows has one row of NaN, keeping the count, and a variant without any is left out.
 # Warm-up runs are left out too. -v fig=KEY bands another figure of the rows than pps (blast
 # --rtt's rtt_mean_us); a row without it ("-": no reply in that interval) adds nothing to its k.
-# Usage: awk -f timeline.awk -v order="..." [-v fig=KEY] RAW/*.err
+# -v skip=NAME leaves out the runs named NAME-RUN that are no variant's (suite --ceiling's
+# xdp-drop: a blast with no suck).
+# Usage: awk -f timeline.awk -v order="..." [-v fig=KEY] [-v skip=NAME] RAW/*.err
 BEGIN {
 	nv = split(order, vorder, " ")
 	for (i = 1; i <= nv; i++)
@@ -29,7 +31,7 @@ $0 ~ /^tool\t/ {
 	for (i = 1; i <= n; i++) { if (h[i] == "t_s") ts = i; if (h[i] == (fig == "" ? "pps" : fig)) pps = i }
 	next
 }
-ts && pps && $0 ~ /^(blast|suck)\t/ && run !~ /^warmup/ && run !~ /\.try[0-9]+$/ {
+ts && pps && $0 ~ /^(blast|suck)\t/ && run !~ /^warmup/ && run !~ /\.try[0-9]+$/ && variant != skip {
 	split($0, f, "\t")
 	if (!(variant in vnum))
 		vnum[vorder[++nv] = variant] = nv
