@@ -1,4 +1,4 @@
-# scripts/suite --wire --ceiling (scripts/lib/ceiling.sh): in every round the same blast into an
+# scripts/suite --wire --ceiling (scripts/lib/dropceiling.sh): in every round the same blast into an
 # XDP_DROP on suck's end of the veth. A short run of two variants and two rounds has a row per
 # round in ceiling.tsv with a count above 0 and its rate computed as documented, runs.tsv's
 # of_ceiling is each run's suck_pps over its round's ceiling, and table.md's "of ceiling" cell

@@ -1,4 +1,4 @@
-# scripts/lib/ceiling.sh: the suite's --ceiling (on --wire only): in every measured round, beside
+# scripts/lib/dropceiling.sh: the suite's --ceiling (on --wire only): in every measured round, beside
 # the variants, one more run of the same blast (pair.sh pair_flood: the same options, size, rate,
 # time and CPU) into lib/ladder.sh's XDP drop on suck's end of the veth (bin/ladder xdp, native
 # mode, run by the NAPI thread pinned to suck's CPU) in place of a suck: what the path carries
