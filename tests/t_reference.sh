@@ -281,6 +281,31 @@ fig docs/findings.md "with recvmmsg gets 0.13 of it (0.12..0.16 round by round);
 	$(cfr nft-input-ct nft-input | rng)
 fig docs/findings.md "into 64 datagrams" "$(sed -n 's/.*blast -s 32 -b 1 -g \([0-9]*\).*/\1/p' $R/cloudflare-2018/env.txt | head -n 1)"
 
+# The deferred skb free (skb-defer/ and skb-defer-wire/: reproduce.md's first table, the runs'
+# received %, CPU and noise from reproduce.tsv).
+SD=$R/skb-defer SW=$R/skb-defer-wire
+for pth in loopback:$SD wire:$SW; do
+	f=${pth#*:}/reproduce.md
+	for s in 1450 64; do
+		frow docs/findings.md "| path, size |" "${pth%%:*}, $s B" "$(md "$f" 1 "$s" 5)" $(mdr "$f" 1 "$s" 6) "$(md "$f" 1 "$s" 3)" "$(md "$f" 1 "$s" 4)"
+		check "${pth%%:*}, $s B: $(mdcell "$f" 1 "$s" 9), as docs/findings.md says" test "$(mdcell "$f" 1 "$s" 9)" = "not met"
+		check "${pth%%:*}, $s B: 5 rounds, the interval min..max at 93.8 %" \
+			test "$(mdcell "$f" 1 "$s" 7)" = "$(mdcell "$f" 1 "$s" 6) (93.8 %)"
+	done
+	check "${pth%%:*}: build bd86123, 5 rounds of 4 s, on at 64, as docs/findings.md says" \
+		test "$(grep -h -e '^git_describe:' -e '^runs:' -e '^time_s:' -e '^skb_defer_max:' "${pth#*:}/env.txt" | tr '\n' ' ')" = \
+		"time_s: 4 runs: 5 skb_defer_max: off 0, on 64 (the value found at the start; written before each run, restored after it and on every exit) git_describe: bd86123 "
+done
+fig docs/findings.md "stops at 1.199, one round's ratio" "$(mdr $SW/reproduce.md 1 1450 6 | cut -d' ' -f 2)"
+fig docs/findings.md "suck took 98.8 % or more of what blast sent in every run" "$(tsv $SD/reproduce.tsv received_pct source=here | rng | cut -d' ' -f 1)"
+fig docs/findings.md "(suck received as little as 81.2 % of what was sent)" "$(tsv $SW/reproduce.tsv received_pct source=here | rng | cut -d' ' -f 1)"
+sd_c0=$(tsv $SW/reproduce.tsv cpu_ns_per_pkt row=off-1450 | med) sd_c1=$(tsv $SW/reproduce.tsv cpu_ns_per_pkt row=on-1450 | med)
+fig docs/findings.md "1450 B went from 985 to 972 ns and the NAPI thread's from 1876 to 1854 ns, about 1 %" - "$sd_c0" "$sd_c1" \
+	"$(tsv $SW/reproduce.tsv rx_kernel_ns_per_pkt row=off-1450 | med)" "$(tsv $SW/reproduce.tsv rx_kernel_ns_per_pkt row=on-1450 | med)" \
+	"$(calc "100 * (1 - $sd_c1 / $sd_c0)")"
+fig docs/findings.md "(31–32 % of the two CPUs in every run)" $(tsv $SW/reproduce.tsv noise_other_pct source=here | rng)
+check "skb-defer-wire/: every run marked noisy, as docs/findings.md says" test "$(tsv $SW/reproduce.tsv noisy source=here | sort -u)" = 1
+
 # Pool against one socket per thread (pool-vs-reuseport/runs.tsv; medians of 3 rounds, a round
 # that received nothing left out).
 P=$R/pool-vs-reuseport/runs.tsv

@@ -71,7 +71,7 @@ usage_is() {
 	check "$u_what: says \"$u_says\"" grep -qF -- "$u_says" "$TMP/u.err"
 	check "$u_what: nothing on stdout" test ! -s "$TMP/u.out"
 }
-usage_is "an unknown experiment" "'bogus': no such experiment; accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, cloudflare-2018, zerocopy, ceilings, all" bogus -o "$TMP/u1"
+usage_is "an unknown experiment" "'bogus': no such experiment; accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, cloudflare-2018, zerocopy, ceilings, skb-defer, all" bogus -o "$TMP/u1"
 usage_is "two experiments" "unexpected argument 'gro-2018'" gso-2018 gro-2018 -o "$TMP/u1"
 usage_is "the name after the options, checked alike" "'bogus': no such experiment" -t 1 bogus
 usage_is "all -o a result of one experiment" "holds the result of one experiment" all -t 1 -r 1 -o "$D"

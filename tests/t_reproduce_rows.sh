@@ -63,7 +63,7 @@ usage_is() { # what says args...
 	check "$u_w: exit 2 (got $u_st)" test "$u_st" -eq 2
 	check "$u_w: says \"$u_s\"" grep -qF -- "$u_s" "$TMP/u.err"
 }
-usage_is "an unknown experiment" "accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, cloudflare-2018, zerocopy, ceilings, all" bogus -o "$TMP/u1"
+usage_is "an unknown experiment" "accepted: lua-2014, gso-2018, gro-2018, sendmmsg-2011, cloudflare-2015, cloudflare-2018, zerocopy, ceilings, skb-defer, all" bogus -o "$TMP/u1"
 usage_is "--sink with cloudflare-2015" "--sink: only for sendmmsg-2011 and zerocopy" cloudflare-2015 --sink -o "$TMP/u1"
 usage_is "sendmmsg-2011 -t 0" "-t '0'" sendmmsg-2011 -t 0 -o "$TMP/u1"
 SUCK_CMD=env usage_is "cloudflare-2015 with SUCK_CMD" "cloudflare-2015 runs on this host's 127.0.0.1 only" cloudflare-2015 -o "$TMP/u1"

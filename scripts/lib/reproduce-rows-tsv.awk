@@ -25,6 +25,10 @@
 # zerocopy: every row is blast's (pps, MB/s, CPU, the zc_ counts); a control row's receiver is
 #   suck (received, and received_pps: over blast's send window), a sink row's the sink's check; a published row has its copy and zero-copy
 #   figures (pub_copy, pub_zc, in pub_unit) and their ratio (pub_ratio), its source in how.
+# skb-defer: every row is suck's (pps: received over its receive window); setting off or on, from
+#   the row's name (off-S, on-S), skb_defer_max the value written around the run (0, or defer_on:
+#   the one found at the start); a published row has its on/off ratio as a range (pub_lo, pub_hi)
+#   and its setup and source in how.
 BEGIN {
 	FS = OFS = "\t"
 	MSG = 61824
@@ -135,6 +139,12 @@ END {
 			v["pub_unit"] = pb[p, "unit"]
 			v["pub_ratio"] = pb[p, "ratio"]
 			v["how"] = pb[p, "source"]
+		} else if (experiment == "skb-defer") {
+			v["row"] = pb[p, "row"]
+			v["run"] = "-"
+			v["pub_lo"] = pb[p, "ratio_lo"]
+			v["pub_hi"] = pb[p, "ratio_hi"]
+			v["how"] = pb[p, "setup"] " (" pb[p, "source"] ")"
 		} else if (experiment == "sendmmsg-2011") {
 			v["row"] = "send-" pb[p, "batch"]
 			v["table"] = "send"
@@ -238,6 +248,14 @@ END {
 				v["received_pps"] = rate(rep[s, "received"], rep[b, "duration_s"], "%.0f")
 				v["how"] = "blast -s " rep[b, "size"] send " -> suck -m " rep[s, "variant"] " -b " rep[s, "batch"] " at " rep[s, "addr"]
 			}
+		} else if (experiment == "skb-defer") {
+			v["setting"] = substr(lrow[k], 1, index(lrow[k], "-") - 1)
+			v["size"] = rep[b, "size"]
+			v["skb_defer_max"] = v["setting"] == "off" ? 0 : (defer_on == "" ? "-" : defer_on)
+			v["how"] = "suck -m " rep[s, "variant"] " -w " rep[s, "work"] " <- blast -s " rep[b, "size"] send
+			v["duration_s"] = rep[s, "duration_s"]
+			v["pps"] = rep[s, "pps"]
+			v["cpu_ns_per_pkt"] = rep[s, "cpu_ns_per_pkt"]
 		} else if (experiment == "sendmmsg-2011") {
 			v["table"] = substr(lrow[k], 1, 4) # send, recv (sink: the send-only sink's rows)
 			v["batch"] = substr(lrow[k], 6)

@@ -397,6 +397,7 @@ result_on_signal() {
 	$RESULT_CLEANUP
 	result_abort "interrupted by SIG$1"
 	[ "$1" = INT ] && exit 130
+	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP trap
 	exit 143
 }
 result_on_exit() {

@@ -328,6 +328,7 @@ wire_on_signal() {
 	$RESULT_CLEANUP
 	echo "$PROG: interrupted by SIG$1" >&2
 	[ "$1" = INT ] && exit 130
+	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP trap
 	exit 143
 }
 wire_on_exit() {

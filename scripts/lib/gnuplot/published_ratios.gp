@@ -1,9 +1,10 @@
 # published_ratios.gp: the ratios that carry across machines, as published (one bar) and here
 # (the estimate over the runs, whiskers: its interval), for scripts/reproduce gso-2018, gro-2018,
-# sendmmsg-2011 and cloudflare-2015 (drawn as published_vs_here). Set besides style.gp's: what
-# (the experiment's title), pubsrc (the published year, 2018 unless set), ymax (the scale's top,
-# 200 unless set). Columns: ratio, the published ratio three times (NaN: none published), here's
-# estimate, low and high (NaN where a ratio was not measured). Log scale: the 2018 ratios run
+# sendmmsg-2011, cloudflare-2015, zerocopy and skb-defer (drawn as published_vs_here). Set besides
+# style.gp's: what (the experiment's title), pubsrc (the published year, 2018 unless set), ymax
+# (the scale's top, 200 unless set). Columns: ratio, the published ratio three times, or its
+# middle, low and high when published as a range (skb-defer's 1.20..1.30; NaN: none published),
+# here's estimate, low and high (NaN where a ratio was not measured). Log scale: the 2018 ratios run
 # from about 1.4 to 42, sendmmsg's from 1 to 1.3; 1 is no effect.
 nseries = 2
 load dir.'/style.gp'
