@@ -279,6 +279,11 @@ cfr() { awk -F'\t' -v a="$1" -v b="$2" '$1 == "here" && $2 == a { x[$3] = $9 } $
 fig docs/findings.md "with recvmmsg gets 0.13 of it (0.12..0.16 round by round); conntrack costs the input drop the most (0.59 of its rate, 0.58..0.60)" \
 	"$(md $CF 1 app-mmsg 6)" $(cfr app-mmsg xdp | rng) "$(calc "$(md $CF 1 nft-input-ct 4) / $(md $CF 1 nft-input 4)")" \
 	$(cfr nft-input-ct nft-input | rng)
+PUBCF=results/published/cloudflare-2018.tsv
+pubcf() { awk -F'\t' -v r="$1" '$1 == r { print $3 }' $PUBCF; }
+fig docs/findings.md "dropped 10 Mpps at XDP, 4.0 times the 2.506 here, and 1.8 at tc ingress, 0.18 of its XDP rate" \
+	"$(pubcf xdp)" "$(calc "$(pubcf xdp) / $(md $CF 1 xdp 4)")" "$(md $CF 1 xdp 4)" "$(pubcf tc)" "$(calc "$(pubcf tc) / $(pubcf xdp)")"
+fig docs/findings.md "where here tc keeps up with XDP (1.00 of it)" "$(md $CF 1 tc 6)"
 fig docs/findings.md "into 64 datagrams" "$(sed -n 's/.*blast -s 32 -b 1 -g \([0-9]*\).*/\1/p' $R/cloudflare-2018/env.txt | head -n 1)"
 
 # The deferred skb free (skb-defer/ and skb-defer-wire/: reproduce.md's first table, the runs'

@@ -44,8 +44,16 @@ check "fixed: the fraction of the top rung" grep -qF 'The application (app-mmsg)
 check "fixed: conntrack's cost" grep -qF 'Conntrack on took the input drop to 0.50 of its rate without conntrack (+1900 ns of the NAPI thread per datagram).' "$TMP/fixed.md"
 check "fixed: the steps down the ladder" grep -qF 'a later point dropped fewer here at xdp > nft-input-ct, nft-input > app-mmsg; as many or more at nft-input-ct <= nft-input.' "$TMP/fixed.md"
 check "fixed: the rows the NAPI thread left idle" grep -qF 'busy less than 90 % of the send window at xdp 50 %:' "$TMP/fixed.md"
-check "fixed: xdp's row" grep -qF '| xdp | XDP_DROP, native mode on the receiving veth | - | 2.000 | 2.000..2.000 | 1.00 | 95.2 | 250 | 50 | map |' "$TMP/fixed.md"
-check "fixed: a row with no run" grep -qF '| tc | tc clsact ingress, cls_bpf direct-action TC_ACT_SHOT | - | - | - | - | - | - | - | no run |' "$TMP/fixed.md"
+check "fixed: xdp's row, the post's 10 beside it" grep -qF '| xdp | XDP_DROP, native mode on the receiving veth | 10 | 2.000 | 2.000..2.000 | 1.00 | 95.2 | 250 | 50 | map |' "$TMP/fixed.md"
+check "fixed: a row with no run, the post's figure beside it" grep -qF '| tc | tc clsact ingress, cls_bpf direct-action TC_ACT_SHOT | 1.8 | - | - | - | - | - | - | no run |' "$TMP/fixed.md"
+check "fixed: the figures read from the post, named" grep -qF 'figures read: xdp 10 Mpps, tc 1.8 Mpps; the others were not available offline: -)' "$TMP/fixed.md"
+check "fixed: beside the post's XDP_DROP" grep -qF "The post's XDP_DROP took 10 Mpps on one CPU, 5.0 times the 2.000 here. " "$TMP/fixed.md"
+# with a tc run too: tc against the top rung there and here
+printf 'tc\t1\tmap\t1.0\t1100000\t1000000\t0.5\t1\n' >>"$TMP/fixed.list"
+awk -v pub=results/published/cloudflare-2018.tsv -f scripts/lib/ladder-tsv.awk "$TMP/fixed.list" |
+	awk -v time=1 -v runs=1 -v machine=m -v size=32 -v batch=1024 -v gso=64 -v dest=198.18.0.2 \
+		-f scripts/lib/reproduce-ladder.awk >"$TMP/fixed2.md"
+check "fixed: tc against XDP there and here" grep -qF "5.0 times the 2.000 here; against that top rung, tc 0.18 of it there, 0.50 here. " "$TMP/fixed2.md"
 
 # without root: exit 4 and why (a copy of scripts/ the unprivileged user can read)
 if [ "$(id -u)" -ne 0 ]; then

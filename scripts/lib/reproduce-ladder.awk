@@ -54,11 +54,15 @@ END {
 		}
 		exit
 	}
+	npub = 0
+	pubrows = ""
+	for (j = 1; j <= nlad; j++)
+		if ((L[j] in pub) && pub[L[j]] != "-") { npub++; pubrows = pubrows (pubrows == "" ? "" : ", ") L[j] " " pub[L[j]] " Mpps" }
 	print "# Cloudflare's drop ladder (2018) again, on one receiving CPU"
 	print ""
 	print "Published: Marek Majkowski, \"How to drop 10 million packets per second\", Cloudflare blog, July 2018: about 14 Mpps of tiny UDP packets," \
 		" random sources, steered onto one receive queue and one CPU, dropped at each layer in turn (results/published/cloudflare-2018.tsv;" \
-		" its figures were not available offline: the published column is -)." \
+		" " (npub ? "figures read: " pubrows "; the others were not available offline: -" : "its figures were not available offline: the published column is -") ")." \
 		" Here: blast -s " size " -b 1 -g " gso " (GSO messages of " gso " datagrams cut before the link: the fastest blast sends; as fast as it can, pinned to CPU 1) to " dest \
 		" across a veth pair between two network namespaces, the receiving veth's NAPI in a kernel thread pinned to CPU 0: the one receiving CPU;" \
 		" " time " s per run, " runs " run(s) of each row in rounds; " machine "." \
@@ -100,6 +104,15 @@ END {
 		if (k["nft-input-notrack"])
 			s = s sprintf("; notrack in raw prerouting gave %.2f", mean("nft-input-notrack") / mean("nft-input"))
 		s = s ". "
+	}
+	# beside the post: each published row as a fraction of the post's XDP_DROP, against here's
+	if (top > 0 && topname == "xdp" && ("xdp" in pub) && pub["xdp"] + 0 > 0) {
+		t = ""
+		for (j = 2; j <= nlad; j++)
+			if ((L[j] in pub) && pub[L[j]] != "-" && k[L[j]])
+				t = t (t == "" ? "" : "; ") sprintf("%s %.2f of it there, %.2f here", L[j], pub[L[j]] / pub["xdp"], frac(L[j]))
+		s = s sprintf("The post's XDP_DROP took %s Mpps on one CPU, %.1f times the %.3f here", pub["xdp"], pub["xdp"] / top, top)
+		s = s (t == "" ? ". " : "; against that top rung, " t ". ")
 	}
 	# a rung measures the receiving CPU only where its NAPI thread was busy the whole window
 	idle = ""
