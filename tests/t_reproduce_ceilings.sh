@@ -30,7 +30,7 @@ check "-h names ceilings" sh -c 'sh scripts/reproduce -h 2>&1 | grep -q "^  ceil
 	printf 'sendto\t1\tblast -b 1 -g 1\t1.0\t625000\t8\t500000\t80.00\t0.5000\t0.4\t800\t2000.0\t125008\t0\n'
 	printf 'gso\t1\tblast -b 1 -g 64\t1.0\t2000000\t8\t2000000\t100.00\t2.0000\t0.8\t400\t500.0\t8\t0\n'
 } >"$TMP/fixed.tsv"
-awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=32 -v dest=198.18.0.2 -v noise="0 of 2 runs were noisy (said so)." \
+awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=32 -v gso=64 -v dest=198.18.0.2 -v noise="0 of 2 runs were noisy (said so)." \
 	-v rows="sendto sendmmsg gso packet xdp trafgen" -f scripts/lib/reproduce-ceilings.awk "$TMP/fixed.tsv" >"$TMP/fixed.md"
 check "fixed: the noise's sentence" grep -qxF "Noise (reproduce.tsv's noise_* columns): 0 of 2 runs were noisy (said so)." "$TMP/fixed.md"
 check "fixed: the top rung" grep -qF 'The top rung is gso at 2.000 Mfps, 500 ns of the sender'"'"'s CPU per frame.' "$TMP/fixed.md"
@@ -45,6 +45,17 @@ awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=32 -v dest
 	-v rows="sendto gso" -f scripts/lib/reproduce-ceilings.awk "$TMP/fixed.tsv" >"$TMP/drop.md"
 check "fixed: beside the drop ladder's xdp rung" grep -qF 'Beside the drop ladder (D): its xdp rung, blast -g 64 into the same XDP drop, counted 2.000 Mpps (median of 2 run(s)); the top rung here is 1.00 of that.' "$TMP/drop.md"
 check "fixed: no drop ladder, no sentence" sh -c '! grep -q "Beside the drop ladder" "$1"' sh "$TMP/fixed.md"
+awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=1450 -v gso=45 -v dest=198.18.0.2 -v drop="$TMP/drop.tsv" -v dropname=D \
+	-v rows="sendto gso" -f scripts/lib/reproduce-ceilings.awk "$TMP/fixed.tsv" >"$TMP/drop1450.md"
+check "fixed, -s 1450: not beside the drop ladder's 32-byte frames" sh -c '! grep -q "Beside the drop ladder" "$1"' sh "$TMP/drop1450.md"
+check "fixed, -s 1450: gso's segments" grep -qF '| gso | blast -b 1 -g 45: UDP GSO' "$TMP/drop1450.md"
+for bad in "ceilings -s 31" "ceilings -s 1473" "ceilings -s x" "lua-2014 -s 64"; do
+	st=0
+	# shellcheck disable=SC2086 # the words of the bad option
+	sh scripts/reproduce $bad -o "$TMP/bads" >/dev/null 2>"$TMP/bads.err" || st=$?
+	check "reproduce $bad: exit 2 (got $st: $(head -n 1 "$TMP/bads.err"))" test "$st" -eq 2
+done
+check "reproduce -s with another experiment: says ceilings only" grep -q -- '-s: only with ceilings' "$TMP/bads.err"
 check "fixed: no published table, said" grep -qF 'No published table: the ceilings of this machine' "$TMP/fixed.md"
 
 # without root: exit 4 and why (a copy of scripts/ the unprivileged user can read)
@@ -155,6 +166,17 @@ else
 	fi
 	w=$(left "$P")
 	check "nothing left behind (${w:-none})" test -z "$w"
+fi
+
+# -s 1450: every rung sends 1450-byte payloads, GSO 45 segments a message (as fit in 64 KiB)
+if [ "$st" != 4 ]; then
+	st=0
+	timeout 120 sh scripts/reproduce ceilings -s 1450 -t 0.3 -r 1 -o "$TMP/c1450" >/dev/null 2>"$TMP/c1450.err" || st=$?
+	check "ceilings -s 1450: exit 0 (got $st: $(tail -n 1 "$TMP/c1450.err"))" test "$st" -eq 0
+	check "ceilings -s 1450: the sender's size" grep -q '^sender: blast -s 1450 ' "$TMP/c1450/env.txt"
+	check "ceilings -s 1450: gso of 45" awk -F'\t' '$1 == "gso" && $3 == "blast -b 1 -g 45" { f = 1 } END { exit !f }' "$TMP/c1450/reproduce.tsv"
+	check "ceilings -s 1450: not set beside the drop ladder" sh -c '! grep -q "Beside the drop ladder" "$1"' sh "$TMP/c1450/reproduce.md"
+	st=0
 fi
 
 # SIGINT once a rung's sender runs (1 s a rung): 130 within 15 s, nothing left, nothing written.

@@ -32,12 +32,13 @@
 # group, so ladder_stop's SIGTERM to timeout ends them all.
 
 CEIL_ROWS="sendto sendmmsg gso packet xdp trafgen"
-CEIL_SIZE=32
+CEIL_SIZE=${SIZE_SET:-32} # reproduce -s
 # sendmmsg's batch: blast's default. Tried 2026-12-06 on this 2-CPU VM, shared with other jobs,
 # 1 s x 4 runs each in rounds: -b 1024 counted 0.08-0.18 Mfps at 1695-2141 ns a frame of blast's
 # CPU, -b 32 0.05-0.16 at 1983-2198: within the noise, 1024 no faster.
 CEIL_BATCH=32
-CEIL_GSO=64
+CEIL_GSO=$((65507 / CEIL_SIZE)) # segments a GSO message: as many as fit in 64 KiB, at most 64
+[ "$CEIL_GSO" -le 64 ] || CEIL_GSO=64
 
 # ceilings_args ROW: blast's arguments of ROW
 ceilings_args() {
@@ -184,5 +185,5 @@ ceilings_tsv() {
 }
 ceilings_md() {
 	awk -f "$LIB/stats.awk" -v time="$TIME" -v runs="$RUNS" -v machine="$MACHINE" -v notes="$WORKDIR/notes" -v noise="$NOISE_SAID" \
-		-v size="$CEIL_SIZE" -v dest="$ADDR" -v rows="$CEIL_ROWS" -v drop="$CEIL_DROP" -v dropname="${CEIL_DROP#"$ROOT"/}" -f "$LIB/reproduce-ceilings.awk" "$STAGE/reproduce.tsv"
+		-v size="$CEIL_SIZE" -v gso="$CEIL_GSO" -v dest="$ADDR" -v rows="$CEIL_ROWS" -v drop="$CEIL_DROP" -v dropname="${CEIL_DROP#"$ROOT"/}" -f "$LIB/reproduce-ceilings.awk" "$STAGE/reproduce.tsv"
 }

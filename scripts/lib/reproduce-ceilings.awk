@@ -1,7 +1,7 @@
 # reproduce-ceilings.awk: reproduce.tsv of ceilings (lib/ceilings.sh) in, reproduce.md out; with
 # -v dat=1 the plot's data instead (rung, median Mfps, least, most; NaN where it has no run).
 # Run after stats.awk. Variables: time, runs, machine, notes (the runs' notes file), noise
-# (lib/noise.sh's sentence on the runs' noise), size, dest, rows (the rungs in order), drop (a
+# (lib/noise.sh's sentence on the runs' noise), size, gso (its GSO segments), dest, rows (the rungs in order), drop (a
 # cloudflare-2018 reproduce.tsv, or empty) and dropname (its name to print): the drop ladder's
 # xdp rung beside the top rung. Every number in the text comes from reproduce.tsv; the top rung is
 # the one with the highest median frames/s, and every fraction is of its figure.
@@ -34,7 +34,7 @@ END {
 	nrow = split(rows, R, " ")
 	what["sendto"] = "blast -b 1 -g 1: one sendto a datagram"
 	what["sendmmsg"] = "blast -b 32 -g 1: sendmmsg of 32"
-	what["gso"] = "blast -b 1 -g 64: UDP GSO, cut in software before the link"
+	what["gso"] = "blast -b 1 -g " gso ": UDP GSO, cut in software before the link"
 	what["packet"] = "blast --via packet: PF_PACKET TX ring, qdisc bypassed"
 	what["xdp"] = "blast --via xdp: AF_XDP TX ring"
 	what["trafgen"] = "netsniff-ng trafgen: PF_PACKET TX ring, qdisc bypassed"
@@ -105,7 +105,7 @@ END {
 			t = t "."
 		} else
 			t = t "The drop counted 99 % or more of what was sent at every rung: each rate is the sender's."
-		if (drop != "") {
+		if (drop != "" && size == 32) { # the drop ladder's frame: another size is not beside it
 			dk = 0
 			while ((getline dl < drop) > 0) {
 				split(dl, dv, "\t")
