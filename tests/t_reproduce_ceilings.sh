@@ -49,7 +49,7 @@ awk -f scripts/lib/stats.awk -v time=1 -v runs=1 -v machine=m -v size=1450 -v gs
 	-v rows="sendto gso" -f scripts/lib/reproduce-ceilings.awk "$TMP/fixed.tsv" >"$TMP/drop1450.md"
 check "fixed, -s 1450: not beside the drop ladder's 32-byte frames" sh -c '! grep -q "Beside the drop ladder" "$1"' sh "$TMP/drop1450.md"
 check "fixed, -s 1450: gso's segments" grep -qF '| gso | blast -b 1 -g 45: UDP GSO' "$TMP/drop1450.md"
-for bad in "ceilings -s 31" "ceilings -s 1473" "ceilings -s x" "lua-2014 -s 64"; do
+for bad in "ceilings -s 31" "ceilings -s 1473" "ceilings -s x" "ceilings -s 1300 --mtu 1280" "lua-2014 -s 64"; do
 	st=0
 	# shellcheck disable=SC2086 # the words of the bad option
 	sh scripts/reproduce $bad -o "$TMP/bads" >/dev/null 2>"$TMP/bads.err" || st=$?

@@ -120,7 +120,9 @@ defer_run() {
 	D=$TMP/$dr_n
 	st=0
 	timeout -s TERM 120 sh scripts/reproduce skb-defer -t 0.3 -r 2 "$@" -o "$D" >"$TMP/$dr_n.out" 2>"$TMP/$dr_n.err" || st=$?
-	if [ "$st" -eq 4 ]; then
+	# as root with the sysctl there, exit 4 only for what this host lacks: two CPUs, a writable
+	# /proc/sys, the veth path of --wire
+	if [ "$st" -eq 4 ] && grep -q -e 'two CPUs' -e 'cannot write' -e '--wire' -e 'veth' "$TMP/$dr_n.err"; then
 		skip "skb-defer $*: cannot run here: $(grep 'exit 4' "$TMP/$dr_n.err" | head -n 1)"
 		return 0
 	fi
@@ -176,10 +178,12 @@ fi
 # ---- A signal in the middle of an off run: the sysctl restored, nothing written, nothing left.
 # signal_mid NAME SIGNAL STATUS ARGS...: a run of 2 s runs, SIGNAL sent once the sysctl reads 0
 # (an off run is going: at most 30 s waited), then its end waited for (15 s).
+SM_LAUNCH= # what starts the run (env --default-signal=QUIT for SIGQUIT)
 signal_mid() {
 	sm_n=$1 sm_sig=$2 sm_want=$3
 	shift 3
-	sh scripts/reproduce skb-defer -t 2 -r 1 "$@" -o "$TMP/$sm_n" >/dev/null 2>"$TMP/$sm_n.err" &
+	# shellcheck disable=SC2086 # SM_LAUNCH: words
+	$SM_LAUNCH sh scripts/reproduce skb-defer -t 2 -r 1 "$@" -o "$TMP/$sm_n" >/dev/null 2>"$TMP/$sm_n.err" &
 	P=$!
 	PIDS="$PIDS $P"
 	i=0
@@ -211,6 +215,13 @@ if [ $((0x$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status) & 1)) -eq 1 ]; t
 	skip "hup: SIGHUP is ignored in this shell (nohup?): a script cannot trap it"
 else
 	signal_mid hup HUP 129
+fi
+# SIGQUIT: a command started with & ignores it unless told otherwise (env --default-signal)
+if env --default-signal=QUIT true 2>/dev/null; then
+	SM_LAUNCH="env --default-signal=QUIT"
+	signal_mid quit QUIT 131
+else
+	skip "quit: no env --default-signal: SIGQUIT not checked"
 fi
 
 done_tests

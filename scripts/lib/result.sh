@@ -392,18 +392,19 @@ result_traps() {
 }
 result_on_signal() {
 	set +e
-	trap '' INT TERM
+	trap '' INT TERM HUP QUIT
 	trap - EXIT
 	$RESULT_CLEANUP
 	result_abort "interrupted by SIG$1"
 	[ "$1" = INT ] && exit 130
-	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP trap
+	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP and QUIT traps
+	[ "$1" = QUIT ] && exit 131
 	exit 143
 }
 result_on_exit() {
 	ro_st=$?
 	set +e
-	trap '' INT TERM
+	trap '' INT TERM HUP QUIT
 	trap - EXIT
 	$RESULT_CLEANUP
 	if [ "$RESULT_PHASE" != installed ] && { [ "$ro_st" -ne 0 ] || [ -n "$RESULT_PHASE" ]; }; then

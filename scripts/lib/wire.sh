@@ -323,18 +323,19 @@ wire_cleanup() {
 }
 wire_on_signal() {
 	set +e
-	trap '' INT TERM
+	trap '' INT TERM HUP QUIT
 	trap - EXIT
 	$RESULT_CLEANUP
 	echo "$PROG: interrupted by SIG$1" >&2
 	[ "$1" = INT ] && exit 130
-	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP trap
+	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP and QUIT traps
+	[ "$1" = QUIT ] && exit 131
 	exit 143
 }
 wire_on_exit() {
 	wx_st=$?
 	set +e
-	trap '' INT TERM
+	trap '' INT TERM HUP QUIT
 	trap - EXIT
 	$RESULT_CLEANUP
 	exit "$wx_st"
