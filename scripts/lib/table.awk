@@ -218,17 +218,22 @@ function commentary(    q, kv, f, what, better, k, m, v, med, sv, ix, a, b, na, 
 }
 
 # ceilnote(file): the sentence under the receive path's table on the ceiling of ceiling.tsv FILE.
-function ceilnote(file,    line, h, n, i, c, f, a, m, rate) {
-	m = 0
+function ceilnote(file,    line, h, n, i, c, q, f, a, m, nq, rate) {
+	m = nq = 0
 	if ((getline line < file) > 0) {
 		n = split(line, h, "\t")
-		for (i = 1; i <= n; i++)
+		for (i = 1; i <= n; i++) {
 			if (h[i] == "dropped_pps")
 				c = i
+			if (h[i] == "noisy")
+				q = i
+		}
 		while ((getline line < file) > 0) {
 			split(line, f, "\t")
-			if (c && isnum(f[c]))
+			if (c && isnum(f[c])) {
 				a[++m] = f[c]
+				nq += q && f[q] == 1
+			}
 		}
 		close(file)
 	}
@@ -243,7 +248,8 @@ function ceilnote(file,    line, h, n, i, c, f, a, m, rate) {
 		" on suck's end of the veth in place of suck (bin/ladder xdp, native mode, run by the NAPI thread" \
 		" on suck's CPU) dropped " rate " datagrams/s, the median (least..most) of " m " round" (m > 1 ? "s" : "") \
 		" over blast's send window, its fins left out; \"of ceiling\" is each run's received/s over its" \
-		" round's ceiling, the median (least..most) of a variant's rounds."
+		" round's ceiling, the median (least..most) of a variant's rounds." \
+		(nq ? " " nq " of the " m " ceiling runs were noisy (ceiling.tsv's noisy; never measured again): their rounds' fractions are less sure." : "")
 }
 
 # loss(): the section "Where the loss went", when the runs counted the kernel's drops.
