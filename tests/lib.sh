@@ -78,7 +78,6 @@ wait_pid() {
 	return 0
 }
 
-# field FILE KEY: the value of KEY in a tsv report (header line, then one row).
 # sigint_via WAY RCVBUF: (checks named n) blast --via WAY from namespace S into suck -m mmsg -R
 # RCVBUF in R at A4, SIGINT to blast mid-run: blast ends at once with exit 0 and its fins, and
 # suck counts every datagram blast did valid. Status 1 when suck did not start.
@@ -151,6 +150,7 @@ wait_gone() {
 	done
 }
 
+# field FILE KEY: the value of KEY in a tsv report (header line, then one row).
 field() {
 	awk -F'\t' -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i }
 		NR == 2 && c { print $c }' "$1"
