@@ -114,6 +114,56 @@ none_left() {
 	return 0
 }
 
+# hog CPU: a shell spinning on CPU (pinned where taskset is), its pid in HOGS and PIDS (the EXIT
+# trap kills it whatever ends the test); unhog: every hog killed and reaped at once.
+HOGS=
+hog() {
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c "$1" sh -c 'while :; do :; done' &
+	else
+		sh -c 'while :; do :; done' &
+	fi
+	HOGS="$HOGS $!"
+	PIDS="$PIDS $!"
+}
+unhog() {
+	for h in $HOGS; do kill "$h" 2>/dev/null; done
+	for h in $HOGS; do wait "$h" 2>/dev/null; done
+	HOGS=
+}
+# until_ COND ARGS...: waits for COND, at most 60 s.
+until_() {
+	u=0
+	until "$@"; do
+		u=$((u + 1))
+		[ $u -lt 3000 ] || return 1
+		sleep 0.02
+	done
+}
+
+# unprivileged_exit4 EXPERIMENT: scripts/reproduce EXPERIMENT run by nobody (a copy of scripts/
+# nobody can read) exits 4, says it needs root and writes nothing; skipped without setpriv.
+unprivileged_exit4() {
+	if [ "$(id -u)" -ne 0 ]; then
+		ue_as=
+	elif setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+		ue_as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	else
+		skip "no setpriv: $1 without root not checked"
+		return 0
+	fi
+	chmod 755 "$TMP"
+	mkdir -p "$TMP/u"
+	cp -R scripts "$TMP/u/"
+	chmod -R a+rX "$TMP/u"
+	ue_st=0
+	# shellcheck disable=SC2086 # the runner's words
+	(cd / && $ue_as sh "$TMP/u/scripts/reproduce" "$1" -t 0.3 -r 1 -o "$TMP/u/out") >/dev/null 2>"$TMP/u.err" || ue_st=$?
+	check "without root: exit 4 (got $ue_st: $(head -n 1 "$TMP/u.err"))" test "$ue_st" -eq 4
+	check "without root: says it needs root" grep -q 'needs root .*: not supported here (exit 4)' "$TMP/u.err"
+	check "without root: nothing written" test ! -e "$TMP/u/out"
+}
+
 # held_copy VAR: a copy of this test run with VAR=FILE, which makes its namespaces, starts a suck
 # and a long blast and writes "NS1 NS2 SUCK_PID BLAST_PID" to FILE; once it has, a SIGTERM to the
 # copy, which must end within 10 s with its namespaces and both processes gone (checks named n).

@@ -17,33 +17,8 @@ esac
 FAKE
 chmod +x "$TMP/fake/iperf3"
 
-# hog CPU: a shell that spins on CPU (pinned when taskset is here); HOGS its pids.
-HOGS=
-hog() {
-	if command -v taskset >/dev/null 2>&1; then
-		taskset -c "$1" sh -c 'while :; do :; done' &
-	else
-		sh -c 'while :; do :; done' &
-	fi
-	HOGS="$HOGS $!"
-	PIDS="$PIDS $!"
-}
-unhog() {
-	for h in $HOGS; do kill "$h" 2>/dev/null; done
-	for h in $HOGS; do wait "$h" 2>/dev/null; done
-	HOGS=
-}
 # progress N: perf's N-th progress line ("perf: [N/...] ...") is out, or perf has ended.
 progress() { grep -q "^perf: \[$1/" "$TMP/perf.err" || ! kill -0 "$PP" 2>/dev/null; }
-# until_ COND ARGS...: waits for COND, at most 60 s.
-until_() {
-	u=0
-	until "$@"; do
-		u=$((u + 1))
-		[ $u -lt 3000 ] || return 1
-		sleep 0.02
-	done
-}
 
 IPERF3=$TMP/fake/iperf3 sh scripts/perf --peer-only -r 2 -t 1 -s 1450 --retry 1 -o "$TMP/h/h.txt" \
 	>"$TMP/perf.out" 2>"$TMP/perf.err" &

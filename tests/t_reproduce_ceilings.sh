@@ -58,28 +58,8 @@ done
 check "reproduce -s with another experiment: says ceilings only" grep -q -- '-s: only with ceilings' "$TMP/bads.err"
 check "fixed: no published table, said" grep -qF 'No published table: the ceilings of this machine' "$TMP/fixed.md"
 
-# without root: exit 4 and why (a copy of scripts/ the unprivileged user can read)
-if [ "$(id -u)" -ne 0 ]; then
-	AS=
-elif setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
-	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
-else
-	AS=none
-fi
-if [ "$AS" = none ]; then
-	skip "no setpriv: ceilings without root not checked"
-else
-	chmod 755 "$TMP"
-	mkdir "$TMP/u"
-	cp -R scripts "$TMP/u/"
-	chmod -R a+rX "$TMP/u"
-	st=0
-	# shellcheck disable=SC2086 # the runner's words
-	(cd / && $AS sh "$TMP/u/scripts/reproduce" ceilings -t 0.3 -r 1 -o "$TMP/u/out") >/dev/null 2>"$TMP/u.err" || st=$?
-	check "without root: exit 4 (got $st: $(head -n 1 "$TMP/u.err"))" test "$st" -eq 4
-	check "without root: says it needs root" grep -q 'needs root .*: not supported here (exit 4)' "$TMP/u.err"
-	check "without root: nothing written" test ! -e "$TMP/u/out"
-fi
+# without root: exit 4 and why
+unprivileged_exit4 ceilings
 
 [ "$(id -u)" -eq 0 ] || { done_tests; exit; }
 need_root_ip "ceilings"

@@ -55,28 +55,8 @@ awk -v pub=results/published/cloudflare-2018.tsv -f scripts/lib/ladder-tsv.awk "
 		-f scripts/lib/reproduce-ladder.awk >"$TMP/fixed2.md"
 check "fixed: tc against XDP there and here" grep -qF "5.0 times the 2.000 here; against that top rung, tc 0.18 of it there, 0.50 here. " "$TMP/fixed2.md"
 
-# without root: exit 4 and why (a copy of scripts/ the unprivileged user can read)
-if [ "$(id -u)" -ne 0 ]; then
-	AS=
-elif setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
-	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
-else
-	AS=none
-fi
-if [ "$AS" = none ]; then
-	skip "no setpriv: cloudflare-2018 without root not checked"
-else
-	chmod 755 "$TMP"
-	mkdir "$TMP/u"
-	cp -R scripts "$TMP/u/"
-	chmod -R a+rX "$TMP/u"
-	st=0
-	# shellcheck disable=SC2086 # the runner's words
-	(cd / && $AS sh "$TMP/u/scripts/reproduce" cloudflare-2018 -t 0.3 -r 1 -o "$TMP/u/out") >/dev/null 2>"$TMP/u.err" || st=$?
-	check "without root: exit 4 (got $st: $(head -n 1 "$TMP/u.err"))" test "$st" -eq 4
-	check "without root: says it needs root" grep -q 'needs root .*: not supported here (exit 4)' "$TMP/u.err"
-	check "without root: nothing written" test ! -e "$TMP/u/out"
-fi
+# without root: exit 4 and why
+unprivileged_exit4 cloudflare-2018
 
 [ "$(id -u)" -eq 0 ] || { done_tests; exit; }
 need_root_ip "cloudflare-2018"
@@ -167,30 +147,6 @@ fi
 # once after, and by the EXIT trap of tests/lib.sh whatever ends the test) from the first run's
 # progress line until the ladder has gone past it, --noise 5: that run (xdp 1) is flagged, measured
 # again (attempt 2 in reproduce.tsv), its first try kept in raw/ only.
-HOGS=
-hog() {
-	if command -v taskset >/dev/null 2>&1; then
-		taskset -c "$1" sh -c 'while :; do :; done' &
-	else
-		sh -c 'while :; do :; done' &
-	fi
-	HOGS="$HOGS $!"
-	PIDS="$PIDS $!"
-}
-unhog() {
-	for h in $HOGS; do kill "$h" 2>/dev/null; done
-	for h in $HOGS; do wait "$h" 2>/dev/null; done
-	HOGS=
-}
-# until_ COND ARGS...: waits for COND, at most 60 s.
-until_() {
-	u=0
-	until "$@"; do
-		u=$((u + 1))
-		[ $u -lt 3000 ] || return 1
-		sleep 0.02
-	done
-}
 past_first() {
 	grep -q -e '^reproduce: xdp-1 was noisy' -e '^reproduce: \[2/' "$TMP/hog.err" || ! kill -0 "$P" 2>/dev/null
 }

@@ -17,36 +17,10 @@ numbers() {
 		END { exit bad || NR < 2 }' "$1"
 }
 
-# hog CPU: a shell spinning on CPU (pinned when taskset is here), in PIDS: the EXIT trap of
-# tests/lib.sh kills it whatever ends the test; unhog at once when its run is over.
-HOGS=
-hog() {
-	if command -v taskset >/dev/null 2>&1; then
-		taskset -c "$1" sh -c 'while :; do :; done' &
-	else
-		sh -c 'while :; do :; done' &
-	fi
-	HOGS="$HOGS $!"
-	PIDS="$PIDS $!"
-}
-unhog() {
-	for h in $HOGS; do kill "$h" 2>/dev/null; done
-	for h in $HOGS; do wait "$h" 2>/dev/null; done
-	HOGS=
-}
 # past_first: the suite has gone past its first measured run (its retry, or the next run, or
 # its end).
 past_first() {
 	grep -q -e '^suite: buffer-1 was noisy' -e '^suite: \[2/' "$TMP/hog.err" || ! kill -0 "$SP" 2>/dev/null
-}
-# until_ COND ARGS...: waits for COND, at most 60 s.
-until_() {
-	u=0
-	until "$@"; do
-		u=$((u + 1))
-		[ $u -lt 3000 ] || return 1
-		sleep 0.02
-	done
 }
 
 # The hogged run: buffer's first (-W 0), from its progress line to its end, on both CPUs.
