@@ -20,6 +20,11 @@ LIB=$SCRIPTS/lib      # what they source and run: this file, the other .sh, the 
 
 # printf, not echo: dash's echo reads a backslash in a message (a path, a value given) as an escape.
 die() { printf '%s: %s\n' "$PROG" "$*" >&2; exit 1; }
+# sig_exit SIG: the exit of a command a trap of SIG ends, 128 + the signal's number (HUP 129,
+# INT 130, QUIT 131, TERM 143), as a shell killed by it would report.
+sig_exit() {
+	case $1 in HUP) exit 129 ;; INT) exit 130 ;; QUIT) exit 131 ;; *) exit 143 ;; esac
+}
 usage_error() { printf '%s: %s\n' "$PROG" "$*" >&2; usage >&2; exit 2; }
 
 # opt_next SHORT LONG ARGS...: the option at the front of ARGS. Every command reads its options

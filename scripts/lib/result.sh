@@ -396,10 +396,7 @@ result_on_signal() {
 	trap - EXIT
 	$RESULT_CLEANUP
 	result_abort "interrupted by SIG$1"
-	[ "$1" = INT ] && exit 130
-	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP and QUIT traps
-	[ "$1" = QUIT ] && exit 131
-	exit 143
+	sig_exit "$1"
 }
 result_on_exit() {
 	ro_st=$?

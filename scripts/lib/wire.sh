@@ -327,10 +327,7 @@ wire_on_signal() {
 	trap - EXIT
 	$RESULT_CLEANUP
 	echo "$PROG: interrupted by SIG$1" >&2
-	[ "$1" = INT ] && exit 130
-	[ "$1" = HUP ] && exit 129 # reproduce skb-defer's HUP and QUIT traps
-	[ "$1" = QUIT ] && exit 131
-	exit 143
+	sig_exit "$1"
 }
 wire_on_exit() {
 	wx_st=$?
