@@ -43,14 +43,12 @@ ceiling_up() {
 	[ -x "$LADDER_BIN" ] || die "no $LADDER_BIN: run make first (it holds the XDP drop)"
 	# shellcheck disable=SC2034 # wire.sh's: run before the namespaces go
 	WIRE_NEXT=ladder_stop
-	# shellcheck disable=SC2086 # SUCK_CMD: words
-	cu_err=$($SUCK_CMD "$LADDER_BIN" xdp "$RX_DEV" "$CEIL_PORT" 0 2>&1 >/dev/null) || {
-		cu_st=$?
-		[ "$cu_st" = 4 ] || die "--ceiling: bin/ladder xdp $RX_DEV failed (exit $cu_st): $cu_err"
+	ladder_xdp_try || {
+		[ "$LADDER_ST" = 4 ] || die "--ceiling: bin/ladder xdp $RX_DEV failed (exit $LADDER_ST): $LADDER_ERR"
 		cu_hint=
 		# veth refuses a program without XDP frags (bin/ladder's) above a page's frame (ERANGE)
 		[ -z "$WIRE_MTU" ] || cu_hint=" (--mtu $WIRE_MTU: veth's native XDP takes an MTU up to about 3500 bytes)"
-		echo "$PROG: --ceiling needs native XDP on $RX_DEV, suck's end of the veth: $cu_err$cu_hint: not supported here (exit 4)" >&2
+		echo "$PROG: --ceiling needs native XDP on $RX_DEV, suck's end of the veth: $LADDER_ERR$cu_hint: not supported here (exit 4)" >&2
 		exit 4
 	}
 	# shellcheck disable=SC2034 # ladder_hold's: bin/ladder's own bound on its hold, past blast's -t

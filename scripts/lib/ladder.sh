@@ -226,6 +226,16 @@ ladder_table() {
 # tool_bins and result_check: ladder_wire builds the wire and the staging; ladder_rounds runs the
 # rows in rounds; ladder_finish writes, plots, installs and exits; ladder_env_head is env.txt's top.
 
+# ladder_xdp_try: bin/ladder's XDP drop put on RX_DEV in native mode and taken off at once (a
+# hold of 0 s); status 0, else 1 with bin/ladder's exit in LADDER_ST (4: refused here) and its
+# message in LADDER_ERR.
+ladder_xdp_try() {
+	LADDER_ST=0
+	# shellcheck disable=SC2086 # SUCK_CMD: words
+	LADDER_ERR=$($SUCK_CMD "$LADDER_BIN" xdp "$RX_DEV" "$LADDER_PORT" 0 2>&1 >/dev/null) || LADDER_ST=$?
+	[ "$LADDER_ST" = 0 ]
+}
+
 # ladder_wire: the wire (WIRE_NEXT ladder_stop: the drop point and the sender ended first), the
 # NAPI thread pinned to CPU 0 and the sender's pin (exit 4 below two CPUs), native XDP tried on the
 # receiving veth (exit 4 refused: nothing is measured), RUNS, TIME, LIMIT, LADDER_CAP, the result
@@ -240,10 +250,9 @@ ladder_wire() {
 	host_pins
 	[ -n "$SUCK_PIN" ] || ladder_skip "needs two CPUs (one receives, one sends), and this host has $(host_value cpu_count)"
 	wire_pin
-	lt_err=$($SUCK_CMD "$LADDER_BIN" xdp "$RX_DEV" "$LADDER_PORT" 0 2>&1 >/dev/null) || {
-		lt_st=$?
-		[ "$lt_st" = 4 ] && ladder_skip "needs native XDP on the veth: $lt_err"
-		die "bin/ladder xdp failed: $lt_err"
+	ladder_xdp_try || {
+		[ "$LADDER_ST" = 4 ] && ladder_skip "needs native XDP on the veth: $LADDER_ERR"
+		die "bin/ladder xdp failed: $LADDER_ERR"
 	}
 	LADDER_HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 	RUNS=${RUNS:-3}
