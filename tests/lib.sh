@@ -164,6 +164,36 @@ unprivileged_exit4() {
 	check "without root: nothing written" test ! -e "$TMP/u/out"
 }
 
+# interrupted EXPERIMENT NAME SIG ROW: reproduce EXPERIMENT (-t 1 -r 1 -o $TMP/NAME; SIGINT at
+# its default through env --default-signal, as a command started with & ignores it) sent SIG
+# once ROW's run 1 has begun and its blast sends in the wire's namespace: it ends within 15 s
+# with 128 + the signal, leaves nothing (the test's `left PID`) and writes nothing.
+LAUNCH=
+! env --default-signal=INT true 2>/dev/null || LAUNCH="env --default-signal=INT"
+interrupted() {
+	# shellcheck disable=SC2086 # LAUNCH: words
+	$LAUNCH sh scripts/reproduce "$1" -t 1 -r 1 -o "$TMP/$2" >/dev/null 2>"$TMP/$2.err" &
+	P=$!
+	PIDS="$PIDS $P"
+	i=0
+	while ! grep -q "$1 $4, run 1" "$TMP/$2.err" 2>/dev/null && kill -0 "$P" 2>/dev/null && [ $i -lt 3000 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+	i=0
+	while ! ip netns pids "bs-wire-$P-blast" 2>/dev/null | grep -q . && kill -0 "$P" 2>/dev/null && [ $i -lt 500 ]; do
+		i=$((i + 1))
+		sleep 0.01
+	done
+	kill -"$3" "$P"
+	if wait_pid "$P" 15; then wait "$P"; st=$?; else st=hung; fi
+	case $3 in INT) want=130 ;; *) want=143 ;; esac
+	check "$2: SIG$3 in the $4 row ends it with $want (got $st)" test "$st" = "$want"
+	w=$(left "$P")
+	check "$2: nothing left behind (${w:-none})" test -z "$w"
+	check "$2: nothing written" test ! -e "$TMP/$2"
+}
+
 # held_copy VAR: a copy of this test run with VAR=FILE, which makes its namespaces, starts a suck
 # and a long blast and writes "NS1 NS2 SUCK_PID BLAST_PID" to FILE; once it has, a SIGTERM to the
 # copy, which must end within 10 s with its namespaces and both processes gone (checks named n).

@@ -180,35 +180,9 @@ if [ "$st" = 0 ]; then
 	check "hogged: nothing left behind (${w:-none})" test -z "$w"
 fi
 
-# interrupted NAME SIG ROW: a run of 1 s per row sent SIG once ROW's blast sends: it ends within
-# 15 s with 128 + the signal and leaves nothing.
-LAUNCH=
-! env --default-signal=INT true 2>/dev/null || LAUNCH="env --default-signal=INT"
-interrupted() {
-	$LAUNCH sh scripts/reproduce cloudflare-2018 -t 1 -r 1 -o "$TMP/$1" >/dev/null 2>"$TMP/$1.err" &
-	P=$!
-	PIDS="$PIDS $P"
-	i=0
-	while ! grep -q "cloudflare-2018 $3, run 1" "$TMP/$1.err" 2>/dev/null && kill -0 "$P" 2>/dev/null && [ $i -lt 3000 ]; do
-		i=$((i + 1))
-		sleep 0.01
-	done
-	# the row's drop point in place: its blast is sending
-	i=0
-	while ! ip netns pids "bs-wire-$P-blast" 2>/dev/null | grep -q . && kill -0 "$P" 2>/dev/null && [ $i -lt 500 ]; do
-		i=$((i + 1))
-		sleep 0.01
-	done
-	kill -"$2" "$P"
-	if wait_pid "$P" 15; then wait "$P"; st=$?; else st=hung; fi
-	case $2 in INT) want=130 ;; *) want=143 ;; esac
-	check "$1: SIG$2 in the $3 row ends it with $want (got $st)" test "$st" = "$want"
-	w=$(left "$P")
-	check "$1: nothing left behind (${w:-none})" test -z "$w"
-	check "$1: nothing written" test ! -e "$TMP/$1"
-}
+# SIGINT while the tc row holds its drop point, SIGTERM in the nft-raw row (lib.sh interrupted)
 if [ "$st" != 4 ]; then
-	if [ -n "$LAUNCH" ]; then interrupted int INT tc; else skip "no env --default-signal: SIGINT not checked"; fi
-	interrupted term TERM nft-raw
+	if [ -n "$LAUNCH" ]; then interrupted cloudflare-2018 int INT tc; else skip "no env --default-signal: SIGINT not checked"; fi
+	interrupted cloudflare-2018 term TERM nft-raw
 fi
 done_tests
